@@ -1,0 +1,155 @@
+"""Sees every call into the autograd engine, with the user's line, by wrapping
+`_engine_run_backward` (Tensor.backward, autograd.backward and autograd.grad all end there).
+
+Holds the root nodes of the last few graph-freeing calls while a cell runs, so a later
+failure can intersect graphs and name the backward that freed the reused part; `reset()`
+at each cell start drops them. Across cells only integer ids are kept.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import sysconfig
+import threading
+from collections import deque
+
+import torch
+import torch.autograd.graph as _graph
+
+from .graph import node_id
+from .records import BackwardCall
+
+HELD_ROOTS = 8
+_LIBRARY_DIRS = tuple({os.path.realpath(p) + os.sep for p in (
+    sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), os.path.dirname(torch.__file__))})
+
+
+def is_user_file(filename: str) -> bool:
+    """Cells and user scripts, not torch, IPython, the stdlib or this package."""
+    if filename.startswith("<frozen") or filename.startswith("<string"):
+        return False
+    return not os.path.realpath(filename).startswith(_LIBRARY_DIRS) if os.path.isabs(filename) else True
+
+
+def user_stack(frame) -> tuple[tuple[str, int], ...]:
+    """(filename, line) of user frames from `frame` outwards, outermost first."""
+    out = []
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if is_user_file(name):
+            out.append((name, frame.f_lineno))
+        frame = frame.f_back
+    return tuple(reversed(out))
+
+
+def root_nodes(t_outputs) -> list:
+    nodes = []
+    for t in t_outputs if isinstance(t_outputs, (list, tuple)) else [t_outputs]:
+        node = getattr(t, "grad_fn", None) if isinstance(t, torch.Tensor) else getattr(t, "node", None)
+        if node is not None:
+            nodes.append(node)
+    return nodes
+
+
+class BackwardRecorder:
+    """One per process; `acquire`/`release` count users so nested users share one wrapper."""
+
+    def __init__(self):
+        self._users = 0
+        self._original = None
+        self._wrapper = None
+        self._lock = threading.Lock()
+        self.listeners: list = []  # called as f(call_index, roots) before the engine runs
+        self.reset()
+
+    # install / uninstall -------------------------------------------------------------
+    def acquire(self) -> None:
+        with self._lock:
+            self._users += 1
+            if self._users == 1:
+                self._install()
+
+    def release(self) -> None:
+        with self._lock:
+            self._users = max(0, self._users - 1)
+            if self._users == 0:
+                self._uninstall()
+                self.reset()
+
+    @property
+    def installed(self) -> bool:
+        return self._wrapper is not None
+
+    def _install(self) -> None:
+        original = _graph._engine_run_backward
+        recorder = self
+
+        @torch.compiler.disable
+        def _engine_run_backward(t_outputs, *args, **kwargs):
+            try:
+                roots = recorder._record(t_outputs, args, kwargs)
+            except Exception:  # recording must never change what the user's code does
+                roots = None
+            return original(t_outputs, *args, **kwargs) if roots is None else recorder._run(original, roots, t_outputs, args, kwargs)
+
+        self._original, self._wrapper = original, _engine_run_backward
+        _graph._engine_run_backward = _engine_run_backward
+        torch.autograd._engine_run_backward = _engine_run_backward
+
+    def _uninstall(self) -> None:
+        for module in (_graph, torch.autograd):
+            if getattr(module, "_engine_run_backward", None) is self._wrapper:
+                module._engine_run_backward = self._original
+        self._original = self._wrapper = None
+
+    # recording ---------------------------------------------------------------------
+    def reset(self) -> None:
+        """Start of a cell: forget the calls and drop every held node."""
+        self._calls: list[tuple] = []
+        self._held: deque = deque(maxlen=HELD_ROOTS)
+        self._stack_counts: dict = {}
+        self.failing_index: int | None = None
+
+    def _record(self, t_outputs, args, kwargs):
+        roots = root_nodes(t_outputs)
+        create_graph = bool(args[2] if len(args) > 2 else kwargs.get("create_graph", False))
+        retain = args[1] if len(args) > 1 else kwargs.get("keep_graph", None)
+        retain = create_graph if retain is None else bool(retain)
+        kind = "backward" if kwargs.get("accumulate_grad", True) else "grad"
+        stack = user_stack(sys._getframe(2))
+        iteration = self._stack_counts.get(stack, 0)
+        self._stack_counts[stack] = iteration + 1
+        index = len(self._calls)
+        self._calls.append((index, stack, iteration, kind, retain, tuple(node_id(r) for r in roots)))
+        for listener in list(self.listeners):
+            try:
+                listener(index, roots)
+            except Exception:
+                pass
+        return roots, index, retain
+
+    def _run(self, original, recorded, t_outputs, args, kwargs):
+        roots, index, retain = recorded
+        try:
+            result = original(t_outputs, *args, **kwargs)
+        except BaseException:
+            self.failing_index = index
+            raise
+        if not retain and roots:
+            self._held.append((index, roots))
+        return result
+
+    # reading -----------------------------------------------------------------------
+    def calls(self, filename: str | None = None) -> tuple[BackwardCall, ...]:
+        """The calls so far, with stack lines restricted to `filename` (the cell)."""
+        return tuple(BackwardCall(index=i, stack_lines=tuple(l for f, l in stack if filename is None or f == filename),
+                                  iteration=it, kind=kind, retain_graph=retain, root_ids=ids)
+                     for i, stack, it, kind, retain, ids in self._calls)
+
+    def held_roots(self) -> list[tuple[int, list]]:
+        """(call index, root nodes) of recent calls that freed their graph, oldest first."""
+        return list(self._held)
+
+
+RECORDER = BackwardRecorder()

@@ -1,0 +1,104 @@
+"""Read a failed call while its traceback is alive; keep only plain records."""
+from __future__ import annotations
+
+import re
+import types
+from collections.abc import Callable
+
+import torch
+
+from .backwards import BackwardRecorder, root_nodes
+from .graph import ids_below, node_id, snapshot, walk
+from .records import Failure, Holder
+
+MAX_ITEMS = 64
+REACH_LIMIT = 20_000
+_NOT_OBJECTS = (types.ModuleType, type, types.FunctionType, types.MethodType, types.BuiltinFunctionType)
+
+
+def traceback_frames(tb):
+    while tb is not None:
+        yield tb.tb_frame, tb.tb_lineno
+        tb = tb.tb_next
+
+
+def _failing_roots(tb) -> list:
+    for frame, _ in traceback_frames(tb):
+        if frame.f_code.co_name == "_engine_run_backward" and "t_outputs" in frame.f_locals:
+            return root_nodes(frame.f_locals["t_outputs"])
+    return []
+
+
+def _stale_nodes(failing: set[int], recorder: BackwardRecorder, failing_index: int | None) -> dict[int, int]:
+    """Nodes of the failing graph that an earlier, graph-freeing call already ran through."""
+    freed_by: dict[int, int] = {}
+    for index, roots in recorder.held_roots():
+        if failing_index is not None and index >= failing_index:
+            continue
+        for nid in ids_below(roots) & failing:
+            if nid >= 0:
+                freed_by.setdefault(nid, index)
+    return freed_by
+
+
+def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
+    """(path, tensor) pairs inside a value: tensors, sequences, dicts, object attributes."""
+    if isinstance(value, torch.Tensor):
+        yield path, value
+    elif depth > 1:
+        return
+    elif isinstance(value, (list, tuple)) or type(value).__name__ == "deque":
+        items = list(value)
+        picked = items if len(items) <= 2 * MAX_ITEMS else items[:MAX_ITEMS] + items[-MAX_ITEMS:]
+        for item in picked:
+            i = next(k for k, x in enumerate(items) if x is item)
+            yield from _tensor_values(f"{path}[{i}]", item, idents, depth + 1)
+    elif isinstance(value, dict):
+        for key in list(value)[:MAX_ITEMS]:
+            yield from _tensor_values(f"{path}[{key!r}]", value[key], idents, depth + 1)
+    elif depth == 0 and hasattr(value, "__dict__") and not isinstance(value, _NOT_OBJECTS):
+        try:
+            attrs = vars(value)
+        except TypeError:
+            return
+        for name in [a for a in attrs if a in idents][:MAX_ITEMS]:
+            yield from _tensor_values(f"{path}.{name}", attrs[name], idents, depth + 1)
+
+
+def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tuple[Holder, ...]:
+    found: dict[str, Holder] = {}
+    for frame in frames:
+        for name, value in list(frame.f_locals.items()):
+            if name not in idents or name.startswith("_"):
+                continue
+            for path, tensor in _tensor_values(name, value, idents):
+                node = tensor.grad_fn
+                if node is None or path in found:
+                    continue
+                nid = node_id(node)
+                if nid not in failing:
+                    continue
+                is_stale = nid in stale
+                reaches = is_stale or any(node_id(n) in stale for n in walk([node], REACH_LIMIT))
+                found[path] = Holder(path, nid, is_stale, reaches)
+    return tuple(found.values())
+
+
+def read_failure(exc: BaseException, tb, cell_filename: str, source: str, recorder: BackwardRecorder,
+                 origin: Callable | None = None) -> Failure:
+    """Facts about `exc` for the cell compiled as `cell_filename`. Never keeps `exc` or frames."""
+    frames = [(f, line) for f, line in traceback_frames(tb)]
+    cell_frames = [f for f, _ in frames if f.f_code.co_filename == cell_filename]
+    stack_lines = tuple(line for f, line in frames if f.f_code.co_filename == cell_filename)
+    roots = _failing_roots(tb)
+    base = dict(error_type=type(exc).__name__, message=str(exc)[:2000], stack_lines=stack_lines)
+    if not roots:
+        return Failure(**base)
+    failing = ids_below(roots)
+    freed_by = _stale_nodes(failing, recorder, recorder.failing_index)
+    stale = set(freed_by)
+    idents = set(re.findall(r"[A-Za-z_]\w*", source))
+    holders = _holders(reversed(cell_frames), idents, failing, stale)
+    graph = snapshot(roots, stale=stale, freed_by=freed_by, origin=origin)
+    return Failure(**base, root_ids=tuple(node_id(r) for r in roots), graph=graph,
+                   freed_by=tuple(sorted(freed_by.items())), holders=holders)

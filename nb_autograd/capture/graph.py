@@ -1,0 +1,99 @@
+"""Snapshot of an autograd graph: node types, edges, saved buffers live or freed."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from .records import GraphNode, GraphSnapshot, SavedBuffer
+
+NO_SEQ = 2**64 - 1
+MAX_NODES = 50_000
+_saved_names: dict[type, tuple[str, ...]] = {}
+
+
+def node_id(node) -> int:
+    """A node's sequence number; leaves (AccumulateGrad) share one, so they get -id()."""
+    seq = node._sequence_nr()
+    return -id(node) if seq == NO_SEQ else seq
+
+
+def walk(roots: Iterable, limit: int = MAX_NODES) -> Iterable:
+    """Yield each node below `roots` once (iterative, so deep graphs do not recurse)."""
+    seen: set[int] = set()
+    stack = [r for r in roots if r is not None]
+    while stack and len(seen) < limit:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        yield node
+        stack.extend(n for n, _ in node.next_functions if n is not None)
+
+
+def ids_below(roots: Iterable, limit: int = MAX_NODES) -> set[int]:
+    return {node_id(n) for n in walk(roots, limit)}
+
+
+def _saved_attr_names(node) -> tuple[str, ...]:
+    kind = type(node)
+    if kind not in _saved_names:
+        _saved_names[kind] = tuple(a[len("_raw_saved_"):] for a in dir(node) if a.startswith("_raw_saved_"))
+    return _saved_names[kind]
+
+
+def _buffer(name: str, tensor, state: str) -> SavedBuffer:
+    try:
+        return SavedBuffer(name, tuple(tensor.shape), str(tensor.dtype).replace("torch.", ""),
+                           tensor.numel() * tensor.element_size(), state)
+    except Exception:
+        return SavedBuffer(name, (), "?", 0, state)
+
+
+def saved_buffers(node) -> tuple[SavedBuffer, ...]:
+    """Live/freed for each saved tensor: `_raw_saved_x.data` is None once freed."""
+    out = []
+    for name in _saved_attr_names(node):
+        try:
+            raw = getattr(node, "_raw_saved_" + name)
+        except Exception:
+            continue
+        for i, item in enumerate(raw if isinstance(raw, (list, tuple)) else [raw]):
+            label = f"{name}[{i}]" if isinstance(raw, (list, tuple)) else name
+            try:
+                data = item.data
+            except Exception:
+                out.append(SavedBuffer(label, (), "?", 0, "freed"))
+                continue
+            out.append(SavedBuffer(label, (), "?", 0, "freed") if data is None else _buffer(label, data, "live"))
+    if not out and hasattr(node, "saved_tensors"):  # custom autograd.Function
+        try:
+            out = [_buffer(f"saved_tensors[{i}]", t, "live") for i, t in enumerate(node.saved_tensors) if t is not None]
+        except RuntimeError:
+            out = [SavedBuffer("saved_tensors", (), "?", 0, "freed")]
+        except Exception:
+            out = [SavedBuffer("saved_tensors", (), "?", 0, "unknown")]
+    return tuple(out)
+
+
+def snapshot(roots: Iterable, stale: set[int] = frozenset(), freed_by: dict[int, int] | None = None,
+             origin: Callable[[int], tuple[int | None, int | None]] | None = None,
+             limit: int = MAX_NODES) -> GraphSnapshot:
+    """Read the graph below `roots`; `origin(id)` gives (line, iteration) when recorded."""
+    nodes, edges, roots = [], [], [r for r in roots if r is not None]
+    freed_by = freed_by or {}
+    count = 0
+    for node in walk(roots, limit):
+        count += 1
+        nid = node_id(node)
+        variable = getattr(node, "variable", None)
+        line, iteration = origin(nid) if origin else (None, None)
+        nodes.append(GraphNode(
+            id=nid, op=type(node).__name__, saved=saved_buffers(node),
+            is_leaf=variable is not None,
+            leaf_shape=tuple(variable.shape) if variable is not None else (),
+            line=line, iteration=iteration, freed_by=freed_by.get(nid)))
+        edges.extend((nid, node_id(child)) for child, _ in node.next_functions if child is not None)
+    by_id = {n.id: n for n in nodes}
+    failed = tuple(i for i in stale if i in by_id and by_id[i].state == "freed")
+    return GraphSnapshot(tuple(nodes), tuple(edges), tuple(node_id(r) for r in roots),
+                         truncated=count >= limit, stale=tuple(sorted(i for i in stale if i in by_id)),
+                         failed_at=tuple(sorted(failed)))

@@ -1,0 +1,114 @@
+"""Plain records the capture stage hands on: ids, strings and sizes, never tensors or frames."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class SavedBuffer:
+    """One tensor a graph node saved for its backward."""
+
+    name: str
+    shape: tuple[int, ...]
+    dtype: str
+    nbytes: int
+    state: str  # "live" | "freed" | "unknown"
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    """One autograd node; `id` is its sequence number (leaves get negative ids)."""
+
+    id: int
+    op: str
+    saved: tuple[SavedBuffer, ...] = ()
+    is_leaf: bool = False
+    leaf_shape: tuple[int, ...] = ()
+    line: int | None = None
+    iteration: int | None = None
+    freed_by: int | None = None  # index of the BackwardCall that freed it
+
+    @property
+    def state(self) -> str:
+        """live / freed / none (saves nothing) / unknown, from the saved buffers."""
+        if not self.saved:
+            return "none"
+        states = {b.state for b in self.saved}
+        if "freed" in states:
+            return "freed"
+        return "live" if states == {"live"} else "unknown"
+
+    @property
+    def saved_bytes(self) -> int:
+        return sum(b.nbytes for b in self.saved if b.state == "live")
+
+
+@dataclass(frozen=True)
+class GraphSnapshot:
+    """The graph below some roots: nodes, edges (parent -> child, towards the leaves)."""
+
+    nodes: tuple[GraphNode, ...]
+    edges: tuple[tuple[int, int], ...]
+    roots: tuple[int, ...]
+    truncated: bool = False
+    stale: tuple[int, ...] = ()      # nodes an earlier backward had already run through
+    failed_at: tuple[int, ...] = ()  # stale nodes whose saved buffers were freed
+
+    def node(self, node_id: int) -> GraphNode | None:
+        return next((n for n in self.nodes if n.id == node_id), None)
+
+
+@dataclass(frozen=True)
+class BackwardCall:
+    """One call into the autograd engine (backward, autograd.backward or autograd.grad)."""
+
+    index: int
+    stack_lines: tuple[int, ...]  # lines of the cell on the call stack, outermost first
+    iteration: int                 # how many earlier calls came from the same stack
+    kind: str                      # "backward" | "grad"
+    retain_graph: bool
+    root_ids: tuple[int, ...]
+
+    @property
+    def line(self) -> int | None:
+        return self.stack_lines[-1] if self.stack_lines else None
+
+
+@dataclass(frozen=True)
+class Holder:
+    """A name in the user's frames whose value holds part of the failing graph."""
+
+    path: str            # "temp[0]", "self.prev_ft", "hidden"
+    node_id: int
+    stale: bool          # its own node was already run through by an earlier backward
+    reaches_stale: bool  # its graph reaches a stale node
+
+
+@dataclass(frozen=True)
+class Failure:
+    """What the failing call left behind, read while the traceback was alive."""
+
+    error_type: str
+    message: str
+    stack_lines: tuple[int, ...]  # cell lines on the failing stack, outermost first
+    root_ids: tuple[int, ...] = ()
+    graph: GraphSnapshot | None = None
+    freed_by: tuple[tuple[int, int], ...] = ()  # (stale node id, BackwardCall index)
+    holders: tuple[Holder, ...] = ()
+    detail: tuple[tuple[str, str], ...] = ()    # extra facts for other error families
+
+    @property
+    def line(self) -> int | None:
+        return self.stack_lines[-1] if self.stack_lines else None
+
+
+@dataclass(frozen=True)
+class Capture:
+    """Everything the later stages may know about one run of a cell."""
+
+    source: str
+    filename: str
+    failure: Failure | None
+    backwards: tuple[BackwardCall, ...] = ()
+    watched: bool = False
+    silent: tuple = field(default=())  # family-C observations from the watcher

@@ -1,0 +1,62 @@
+"""Hit + catalog -> Diagnosis (title, what, why, where, fixes), in one language."""
+from __future__ import annotations
+
+from .capture.records import Capture
+from .evidence import Evidence
+from .fixes import propose
+from .i18n import has, text
+from .report import Diagnosis
+from .rules.base import Hit
+
+
+def diagnosis(hit: Hit, evidence: Evidence, lang: str) -> Diagnosis:
+    facts = dict(hit.facts)
+    facts.setdefault("line", str(hit.line))
+    facts.setdefault("backward_line", str(evidence.line))
+
+    def pick(part: str) -> str:
+        key = f"{hit.cause}.{part}_{hit.variant}"
+        return text(key if hit.variant and has(key, lang) else f"{hit.cause}.{part}", lang, **facts)
+
+    what, why = pick("what"), pick("why")
+    try:
+        fixes = propose(hit, evidence, lang)
+    except Exception:
+        fixes = ()
+    return Diagnosis(cause=hit.cause, line=hit.line, title=pick("title"), explanation=f"{what}\n{why}",
+                     fixes=fixes, what=what, why=why, related=hit.related, score=hit.score,
+                     hint=text(f"{hit.cause}.hint", lang, **facts) if has(f"{hit.cause}.hint", lang) else "")
+
+
+def trace_sentence(evidence: Evidence, lang: str) -> str:
+    """The recorded story of the stale part: who made it, who freed it, who hit it again."""
+    failure = evidence.failure
+    if not failure or not failure.graph or not failure.freed_by or evidence.failing_call is None:
+        return ""
+    graph, calls = failure.graph, {c.index: c for c in evidence.capture.backwards}
+    stale = [n for n in graph.nodes if n.id in set(graph.failed_at or graph.stale)]
+    freed = calls.get(dict(failure.freed_by).get(stale[0].id)) if stale else None
+    if freed is None:
+        return ""
+    here = evidence.failing_call
+    made = [n for n in stale if n.line is not None]
+    if made:
+        first = min(made, key=lambda n: n.id)
+        return text("trace.stale", lang, created_line=first.line, created_iteration=first.iteration,
+                    freed_line=freed.line, freed_iteration=freed.iteration, line=here.line, iteration=here.iteration)
+    return text("trace.stale_no_provenance", lang, line=here.line, count=len(stale), freed_line=freed.line)
+
+
+def explain(hits: list[Hit], evidence: Evidence, lang: str) -> tuple[Diagnosis, ...]:
+    """One Diagnosis per cause, best first."""
+    seen, out = set(), []
+    for hit in hits:
+        if hit.cause not in seen:
+            seen.add(hit.cause)
+            out.append(diagnosis(hit, evidence, lang))
+    return tuple(out)
+
+
+def error_line(capture: Capture) -> str | None:
+    failure = capture.failure
+    return f"{failure.error_type}: {failure.message}" if failure else None

@@ -1,0 +1,35 @@
+"""capture -> evidence -> rules -> explanation: the one place the stages are chained."""
+from __future__ import annotations
+
+from .capture.records import Capture
+from .evidence import build
+from .explain import error_line, explain, trace_sentence
+from .i18n import check_language, current_language
+from .report import Report
+from .rules.registry import run_rules
+
+
+def analyze(capture: Capture, lang: str | None = None, cell_id: str | None = None) -> Report:
+    lang = check_language(lang or current_language())
+    evidence = build(capture)
+    hits = run_rules(evidence)
+    diagnoses = explain(hits, evidence, lang)
+    findings = ()
+    if capture.failure is None and capture.silent:
+        from .silent import explain_findings
+        findings = explain_findings(capture, evidence, lang)
+    return Report(error=error_line(capture), diagnoses=diagnoses, source=capture.source, lang=lang,
+                  graph=capture.failure.graph if capture.failure else None,
+                  trace=trace_sentence(evidence, lang), watched=capture.watched, cell_id=cell_id,
+                  findings=findings)
+
+
+def diagnose(source: str, *, lang: str = "en", watch: bool = True, filename: str = "<nb_autograd>") -> Report:
+    """Run `source` the way a notebook cell runs and explain any autograd error it raises.
+
+    Executes the code. A SyntaxError in `source` is raised, not diagnosed.
+    """
+    from .capture.run import run_source
+
+    check_language(lang)
+    return analyze(run_source(source, filename=filename, watch=watch), lang)

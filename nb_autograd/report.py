@@ -1,0 +1,61 @@
+"""What the public API returns: a Report holding ranked Diagnoses, each with its Fixes."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from .capture.records import GraphSnapshot
+
+
+@dataclass(frozen=True)
+class Fix:
+    kind: str             # the codemod's name, e.g. "add_detach"
+    title: str
+    patched_source: str   # the whole cell, patched
+    diff: str = ""        # unified diff against the original source
+    note: str = ""        # what to know before applying (memory cost, ...)
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    cause: str            # a taxonomy id
+    line: int | None      # 1-based line of the root cause in the source
+    title: str
+    explanation: str      # what + why, one paragraph each
+    fixes: tuple[Fix, ...] = ()
+    what: str = ""
+    why: str = ""
+    related: tuple[tuple[str, int], ...] = ()
+    score: float = 0.0
+    hint: str = ""        # what to change, in words, when no patch is safe
+
+
+@dataclass(frozen=True)
+class Report:
+    error: str | None                 # "RuntimeError: ..." or None when the code ran clean
+    diagnoses: tuple[Diagnosis, ...] = ()
+    source: str = ""
+    lang: str = "en"
+    graph: GraphSnapshot | None = None
+    trace: str = ""                   # what the recorder saw, in words
+    watched: bool = False
+    cell_id: str | None = None
+    findings: tuple[Diagnosis, ...] = field(default=())  # silent problems (no exception)
+
+    @property
+    def top(self) -> Diagnosis | None:
+        return self.diagnoses[0] if self.diagnoses else None
+
+    def to_dict(self) -> dict:
+        """The `--json` shape: error and diagnoses, each with its fixes."""
+        return {
+            "error": self.error,
+            "diagnoses": [
+                {"cause": d.cause, "line": d.line, "title": d.title, "explanation": d.explanation,
+                 "fixes": [{"kind": f.kind, "title": f.title, "patched_source": f.patched_source} for f in d.fixes]}
+                for d in (*self.diagnoses, *self.findings)
+            ],
+        }
+
+    def to_json(self, **kwargs) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, **kwargs)

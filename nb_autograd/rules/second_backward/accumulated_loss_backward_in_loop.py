@@ -1,0 +1,99 @@
+"""A running loss (loss += l) keeps earlier iterations' graphs and is backpropagated each time."""
+from __future__ import annotations
+
+from ...evidence import Evidence
+from ..base import Example, Hit
+
+CAUSE = "accumulated_loss_backward_in_loop"
+SYMPTOM = "second_backward"
+
+BAD = (
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 3)
+images = torch.randn(5, 4)
+targets = torch.randint(0, 3, (5,))
+loss = 0
+for j in range(len(images)):
+    output = model(images[j : j + 1])
+    loss += torch.nn.functional.cross_entropy(output, targets[j : j + 1])
+    loss.backward()
+""", line=9, fixed="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 3)
+images = torch.randn(5, 4)
+targets = torch.randint(0, 3, (5,))
+loss = 0
+for j in range(len(images)):
+    output = model(images[j : j + 1])
+    loss += torch.nn.functional.cross_entropy(output, targets[j : j + 1])
+loss.backward()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Sequential(torch.nn.Linear(3, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+total = torch.zeros(())
+for step in range(4):
+    x = torch.randn(16, 3)
+    pred = net(x)
+    total = total + ((pred - x.sum(1, keepdim=True)) ** 2).mean()
+    opt.zero_grad()
+    (total / (step + 1)).backward()
+    opt.step()
+""", line=9),
+)
+
+GOOD = (
+    Example(code="""\
+import torch
+model = torch.nn.Linear(4, 3)
+images = torch.randn(5, 4)
+targets = torch.randint(0, 3, (5,))
+loss = 0
+for j in range(len(images)):
+    loss += torch.nn.functional.cross_entropy(model(images[j : j + 1]), targets[j : j + 1])
+loss.backward()
+"""),
+    Example(code="""\
+import torch
+model = torch.nn.Linear(4, 3)
+running = 0.0
+for j in range(5):
+    loss = model(torch.randn(2, 4)).pow(2).mean()
+    loss.backward()
+    running += loss.item()
+"""),
+)
+
+
+def _accumulators(ev: Evidence) -> dict[str, int]:
+    """Names accumulated (x += ..., x = x + ...) inside the loop and carried across it."""
+    out: dict[str, int] = {}
+    for a in ev.code.assigns:
+        if a.accumulates and not a.detached and ev.in_loop_scope(a.line) and ev.carried(a.targets[0]):
+            out.setdefault(a.targets[0], a.line)
+    return out
+
+
+def match(ev: Evidence) -> Hit | None:
+    site = ev.backward_site
+    if site is None or ev.same_root_call or ev.freed_in_same_pass:
+        return None
+    accumulators = _accumulators(ev)
+    names = set(site.names)
+    for a in ev.code.assigns:  # one hop: avg = total / n; avg.backward()
+        if set(a.targets) & names and ev.in_loop_scope(a.line) and a.call is None:
+            names |= a.reads
+    hit = [n for n in accumulators if n in names]
+    if not hit:
+        return None
+    name = hit[0]
+    if ev.has_runtime_staleness and ev.holder(name) is not None and not ev.reaches_stale(name):
+        return None
+    return Hit(CAUSE, accumulators[name], 0.9,
+               facts=(("name", name), ("line", str(accumulators[name])), ("backward_line", str(site.line))),
+               related=(("backward", site.line),))

@@ -1,0 +1,115 @@
+"""A tensor computed once before the loop, with grad tracking, feeds every iteration's backward."""
+from __future__ import annotations
+
+from ...evidence import Evidence
+from ..base import Example, Hit
+
+CAUSE = "computed_before_loop"
+SYMPTOM = "second_backward"
+
+BAD = (
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+feature_extractor = torch.nn.Linear(6, 4)
+model = torch.nn.Linear(4, 2)
+images = torch.randn(4, 6)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    opt.zero_grad()
+    prev_ft = feature_extractor(images[0])
+    for i in range(1, len(images)):
+        s = model(feature_extractor(images[i]) - prev_ft)
+        loss = s.pow(2).mean()
+        loss.backward()
+    opt.step()
+""", line=9, fixed="""\
+import torch
+torch.manual_seed(0)
+feature_extractor = torch.nn.Linear(6, 4)
+model = torch.nn.Linear(4, 2)
+images = torch.randn(4, 6)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    opt.zero_grad()
+    with torch.no_grad():
+        prev_ft = feature_extractor(images[0])
+    for i in range(1, len(images)):
+        s = model(feature_extractor(images[i]) - prev_ft)
+        loss = s.pow(2).mean()
+        loss.backward()
+    opt.step()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+emb = torch.nn.Embedding(10, 4)
+table = emb.weight.softmax(dim=1)
+head = torch.nn.Linear(4, 1)
+for step in range(3):
+    idx = torch.randint(0, 10, (5,))
+    loss = head(table[idx]).pow(2).mean()
+    loss.backward()
+""", line=4),
+)
+
+GOOD = (
+    Example(code="""\
+import torch
+feature_extractor = torch.nn.Linear(6, 4)
+model = torch.nn.Linear(4, 2)
+images = torch.randn(4, 6)
+with torch.no_grad():
+    prev_ft = feature_extractor(images[0])
+for i in range(1, len(images)):
+    loss = model(feature_extractor(images[i]) - prev_ft).pow(2).mean()
+    loss.backward()
+"""),
+    Example(code="""\
+import torch
+scale = torch.tensor(2.0)
+model = torch.nn.Linear(3, 1)
+for i in range(3):
+    loss = (model(torch.randn(4, 3)) * scale).pow(2).mean()
+    loss.backward()
+"""),
+)
+
+
+def before_loop_names(ev: Evidence) -> list[tuple[str, int]]:
+    """(name, line) computed before the failing loop, read in it, never re-assigned in it."""
+    loop = ev.loop
+    if loop is None:
+        return []
+    out = []
+    for a in ev.code.assigns:
+        if a.line >= loop.line or a.detached or a.no_grad or (a.call is None and not a.reads):
+            continue
+        if any(l.contains(a.line) and not l.contains(loop.line) for l in ev.code.loops):
+            continue  # inside a sibling loop
+        for name in a.targets:
+            later = [b.line for b in ev.code.assigns_to(name) if b.line > a.line and b.line < loop.line]
+            assigned_in_loop = any(loop.contains(b.line) for b in ev.code.assigns_to(name))
+            read_in_loop = any(ev.in_loop_scope(r) for r in ev.code.read_lines(name))
+            if not later and not assigned_in_loop and read_in_loop:
+                out.append((name, a.line))
+    return out
+
+
+def match(ev: Evidence) -> Hit | None:
+    if ev.same_root_call or ev.freed_in_same_pass or ev.backward_site is None:
+        return None
+    candidates = before_loop_names(ev)
+    receiver = ev.backward_site.names
+    candidates = [(n, l) for n, l in candidates if n not in receiver]
+    if ev.has_runtime_staleness:
+        candidates = [(n, l) for n, l in candidates if ev.stale_holder(n)]
+        score = 0.86
+    else:
+        score = 0.6
+    if not candidates:
+        return None
+    name, line = candidates[-1]
+    return Hit(CAUSE, line, score, facts=(("name", name), ("line", str(line)), ("loop_line", str(ev.loop.line)),
+                                          ("backward_line", str(ev.line))),
+               related=(("loop", ev.loop.line), ("backward", ev.line)))

@@ -1,0 +1,78 @@
+"""backward() or autograd.grad() ran twice from the very same graph."""
+from __future__ import annotations
+
+from ...evidence import Evidence
+from ..base import Example, Hit
+
+CAUSE = "double_backward"
+SYMPTOM = "second_backward"
+
+BAD = (
+    Example(code="""\
+import torch
+model = torch.nn.Linear(5, 2)
+inputs = torch.randn(5)
+target = torch.tensor([0.3, 0.7])
+loss = torch.nn.functional.cross_entropy(model(inputs), target)
+loss.backward()
+print(model.weight.grad.sum())
+loss.backward()
+""", line=8, fixed="""\
+import torch
+model = torch.nn.Linear(5, 2)
+inputs = torch.randn(5)
+target = torch.tensor([0.3, 0.7])
+loss = torch.nn.functional.cross_entropy(model(inputs), target)
+loss.backward()
+print(model.weight.grad.sum())
+"""),
+    Example(code="""\
+import torch
+w = torch.randn(3, requires_grad=True)
+loss = (w.sin() ** 2).sum()
+(g,) = torch.autograd.grad(loss, w)
+loss.backward()
+""", line=5, fixed="""\
+import torch
+w = torch.randn(3, requires_grad=True)
+loss = (w.sin() ** 2).sum()
+(g,) = torch.autograd.grad(loss, w, retain_graph=True)
+loss.backward()
+"""),
+    Example(code="""\
+import torch
+w = torch.ones(4, requires_grad=True)
+loss = (w * w).exp().sum()
+for step in range(3):
+    loss.backward()
+""", line=5, note="the loss is built once and backpropagated in every step"),
+)
+
+GOOD = (
+    Example(code="""\
+import torch
+w = torch.ones(4, requires_grad=True)
+for step in range(3):
+    loss = (w * w).exp().sum()
+    loss.backward()
+"""),
+    Example(code="""\
+import torch
+w = torch.randn(3, requires_grad=True)
+loss = (w.sin() ** 2).sum()
+loss.backward(retain_graph=True)
+loss.backward()
+"""),
+)
+
+
+def match(ev: Evidence) -> Hit | None:
+    first = ev.same_root_call
+    site = ev.backward_site
+    if first is None:
+        return None
+    return Hit(CAUSE, ev.line, 0.97,
+               facts=(("name", site.receiver if site else "loss"), ("first_line", str(first.line or "?")),
+                      ("line", str(ev.line)), ("first_kind", first.kind)),
+               related=(("first_backward", first.line),) if first.line else (),
+               variant="in_loop" if ev.loop and first.stack_lines == ev.failing_call.stack_lines else first.kind)

@@ -1,0 +1,103 @@
+"""An RNN/LSTM/GRU state is carried from one batch to the next without detach."""
+from __future__ import annotations
+
+import re
+
+from ...evidence import Evidence
+from ..base import Example, Hit
+
+CAUSE = "recurrent_state_not_detached"
+SYMPTOM = "second_backward"
+STATE_NAME = re.compile(r"(^|\.|_)(h|c|hx|cx|hn|cn|h0|c0|hc|hidden\w*|\w*hidden|\w*state\w*|carry|memory_state)$", re.I)
+RECURRENT_CALL = re.compile(r"rnn|lstm|gru|cell|recur", re.I)
+
+BAD = (
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+rnn = torch.nn.GRU(4, 8, batch_first=True)
+head = torch.nn.Linear(8, 1)
+opt = torch.optim.SGD([*rnn.parameters(), *head.parameters()], lr=0.1)
+hidden = torch.zeros(1, 2, 8)
+for batch in range(3):
+    x = torch.randn(2, 5, 4)
+    out, hidden = rnn(x, hidden)
+    loss = head(out).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=9, fixed="""\
+import torch
+torch.manual_seed(0)
+rnn = torch.nn.GRU(4, 8, batch_first=True)
+head = torch.nn.Linear(8, 1)
+opt = torch.optim.SGD([*rnn.parameters(), *head.parameters()], lr=0.1)
+hidden = torch.zeros(1, 2, 8)
+for batch in range(3):
+    hidden = hidden.detach()
+    x = torch.randn(2, 5, 4)
+    out, hidden = rnn(x, hidden)
+    loss = head(out).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+cell = torch.nn.LSTMCell(3, 5)
+h, c = torch.zeros(1, 5), torch.zeros(1, 5)
+for t in range(4):
+    h, c = cell(torch.randn(1, 3), (h, c))
+    loss = h.pow(2).sum()
+    loss.backward()
+""", line=6),
+)
+
+GOOD = (
+    Example(code="""\
+import torch
+rnn = torch.nn.GRU(4, 8, batch_first=True)
+hidden = torch.zeros(1, 2, 8)
+for batch in range(3):
+    hidden = hidden.detach()
+    out, hidden = rnn(torch.randn(2, 5, 4), hidden)
+    out.pow(2).mean().backward()
+"""),
+    Example(code="""\
+import torch
+cell = torch.nn.LSTMCell(3, 5)
+h, c = torch.zeros(1, 5), torch.zeros(1, 5)
+loss = 0
+for t in range(4):
+    h, c = cell(torch.randn(1, 3), (h, c))
+    loss = loss + h.pow(2).sum()
+loss.backward()
+"""),
+)
+
+
+def recurrent_states(ev: Evidence) -> list[tuple[str, int, str]]:
+    """(name, line, callee) of carried names re-assigned from a call that also takes them."""
+    found = []
+    for a in ev.code.assigns:
+        if a.call is None or a.detached or not ev.in_loop_scope(a.line):
+            continue
+        for name in a.targets:
+            if name in a.call_args and ev.carried(name) and (STATE_NAME.search(name) or RECURRENT_CALL.search(a.call)):
+                found.append((name, a.line, a.call))
+    return found
+
+
+def match(ev: Evidence) -> Hit | None:
+    if ev.same_root_call or ev.freed_in_same_pass or ev.backward_site is None and not ev.loop:
+        return None
+    states = recurrent_states(ev)
+    if ev.has_runtime_staleness:
+        states = [s for s in states if ev.holder(s[0]) is None or ev.reaches_stale(s[0])]
+    if not states:
+        return None
+    name, line, call = states[0]
+    top = ev.loop.line if ev.loop else line
+    return Hit(CAUSE, line, 0.88, facts=(("name", name), ("line", str(line)), ("call", call), ("loop_line", str(top))),
+               related=(("backward", ev.line),))

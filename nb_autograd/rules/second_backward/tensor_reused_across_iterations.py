@@ -1,0 +1,140 @@
+"""A graph-attached tensor from an earlier iteration (list, dict, attribute or plain
+variable such as prev_output, an EMA or a memory bank) feeds this iteration's loss."""
+from __future__ import annotations
+
+from ...evidence import Evidence
+from ..base import Example, Hit
+from .accumulated_loss_backward_in_loop import match as accumulated
+from .recurrent_state_not_detached import recurrent_states
+
+CAUSE = "tensor_reused_across_iterations"
+SYMPTOM = "second_backward"
+
+BAD = (
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+a = torch.tensor([1.0, 2.0, 3.0])
+t = torch.tensor([1.0])
+fc1 = torch.nn.Linear(3, 5)
+fc2 = torch.nn.Linear(5, 1)
+loss_func = torch.nn.MSELoss()
+sgd = torch.optim.SGD(list(fc1.parameters()) + list(fc2.parameters()), lr=0.01)
+temp = []
+for i in range(10):
+    h = fc1(a)
+    out = fc2(h)
+    temp.append(h)
+    if i != 0:
+        out = out + temp[0].mean()
+    loss = loss_func(out, t)
+    sgd.zero_grad()
+    loss.backward()
+    sgd.step()
+""", line=13, fixed="""\
+import torch
+torch.manual_seed(0)
+a = torch.tensor([1.0, 2.0, 3.0])
+t = torch.tensor([1.0])
+fc1 = torch.nn.Linear(3, 5)
+fc2 = torch.nn.Linear(5, 1)
+loss_func = torch.nn.MSELoss()
+sgd = torch.optim.SGD(list(fc1.parameters()) + list(fc2.parameters()), lr=0.01)
+temp = []
+for i in range(10):
+    h = fc1(a)
+    out = fc2(h)
+    temp.append(h.detach())
+    if i != 0:
+        out = out + temp[0].mean()
+    loss = loss_func(out, t)
+    sgd.zero_grad()
+    loss.backward()
+    sgd.step()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Linear(3, 3)
+prev_output = torch.zeros(3)
+for step in range(3):
+    output = net(torch.randn(3))
+    loss = (output - prev_output).pow(2).sum()
+    loss.backward()
+    prev_output = output
+""", line=9),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+encoder = torch.nn.Linear(4, 4)
+ema = torch.zeros(4)
+for step in range(3):
+    feat = encoder(torch.randn(4))
+    ema = 0.9 * ema + 0.1 * feat
+    loss = (feat - ema).pow(2).sum()
+    loss.backward()
+""", line=7),
+)
+
+GOOD = (
+    Example(code="""\
+import torch
+net = torch.nn.Linear(3, 3)
+prev_output = torch.zeros(3)
+for step in range(3):
+    output = net(torch.randn(3))
+    loss = (output - prev_output).pow(2).sum()
+    loss.backward()
+    prev_output = output.detach()
+"""),
+    Example(code="""\
+import torch
+net = torch.nn.Linear(3, 1)
+history = []
+for step in range(3):
+    loss = net(torch.randn(3)).pow(2).sum()
+    loss.backward()
+    history.append(loss.item())
+"""),
+)
+
+
+def _container_sources(ev: Evidence) -> list[tuple[str, int]]:
+    loop_stores = [s for s in ev.code.stores if ev.in_loop_scope(s.line) and not s.detached]
+    out = []
+    for store in loop_stores:
+        if ev.has_runtime_staleness and not ev.stale_holder(store.container):
+            continue
+        out.append((store.container, store.line))
+    return out
+
+
+def _carried_sources(ev: Evidence, skip: set[str]) -> list[tuple[str, int]]:
+    out = []
+    for a in ev.code.assigns:
+        if not ev.in_loop_scope(a.line) or a.detached or a.no_grad:
+            continue
+        for name in a.targets:
+            if name in skip or not ev.carried(name):
+                continue
+            if ev.has_runtime_staleness and not (ev.stale_holder(name) or ev.reaches_stale(name)):
+                continue
+            if not ev.has_runtime_staleness and not (a.reads - {name}):
+                continue
+            out.append((name, max(b.line for b in ev.code.assigns_to(name) if ev.in_loop_scope(b.line))))
+    return out
+
+
+def match(ev: Evidence) -> Hit | None:
+    if ev.same_root_call or ev.freed_in_same_pass or not ev.scopes or accumulated(ev):
+        return None
+    recurrent = {name for name, _, _ in recurrent_states(ev)}
+    loop_vars = {n for l in ev.code.loops for a in ev.code.assigns if a.line == l.line for n in a.targets}
+    sources = _container_sources(ev) or _carried_sources(ev, recurrent | loop_vars)
+    if not sources:
+        return None
+    name, line = sources[0]
+    kind = "container" if any(s.container == name for s in ev.code.stores) else ("attribute" if "." in name else "variable")
+    return Hit(CAUSE, line, 0.84 if ev.has_runtime_staleness else 0.55,
+               facts=(("name", name), ("line", str(line)), ("backward_line", str(ev.line))),
+               related=(("backward", ev.line),), variant=kind)
