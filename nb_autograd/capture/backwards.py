@@ -87,6 +87,7 @@ class BackwardRecorder:
 
         @torch.compiler.disable
         def _engine_run_backward(t_outputs, *args, **kwargs):
+            __tracebackhide__ = True  # IPython leaves our frames out of the user's traceback
             try:
                 roots = recorder._record(t_outputs, args, kwargs)
             except Exception:  # recording must never change what the user's code does
@@ -130,6 +131,7 @@ class BackwardRecorder:
         return roots, index, retain
 
     def _run(self, original, recorded, t_outputs, args, kwargs):
+        __tracebackhide__ = True
         roots, index, retain = recorded
         try:
             result = original(t_outputs, *args, **kwargs)

@@ -1,4 +1,5 @@
-"""Message catalogs: one TOML file per language, the same keys and placeholders in each."""
+"""Message catalogs: a folder per language (en/, zh/) of TOML files, one per part of the
+package (core, each rule family, fixes), merged; the same keys and placeholders in each."""
 from __future__ import annotations
 
 import locale
@@ -18,7 +19,13 @@ _chosen: str | None = None
 
 @lru_cache(maxsize=None)
 def catalog(lang: str) -> dict:
-    return tomllib.loads(files(__package__).joinpath(f"{lang}.toml").read_text(encoding="utf-8"))
+    merged: dict = {}
+    folder = files(__package__).joinpath(lang)
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            for section, values in tomllib.loads(entry.read_text(encoding="utf-8")).items():
+                merged.setdefault(section, {}).update(values)
+    return merged
 
 
 def check_language(lang: str) -> str:

@@ -1,0 +1,205 @@
+"""The IPython layer: exception hook, %%gradwatch, %gradfix, %nb_autograd.
+
+The native traceback always prints first; everything after it is guarded, so a failure of
+ours prints one line and never unregisters the handler chain.
+"""
+from __future__ import annotations
+
+import shlex
+import sys
+
+from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
+
+from .capture.backwards import RECORDER, is_user_file
+from .capture.failure import read_failure
+from .capture.records import Capture
+from .evidence.symptoms import classify
+from .i18n import check_language, current_language, set_language, text
+from .pipeline import analyze
+from .view.display import show
+
+_active: "Extension | None" = None
+
+
+def _cell_id(shell) -> str | None:
+    try:
+        return (shell.get_parent() or {}).get("metadata", {}).get("cellId")
+    except Exception:
+        return None
+
+
+class Extension:
+    """One per shell: what it installed, and what to put back."""
+
+    def __init__(self, shell):
+        self.shell = shell
+        self.previous = (shell.custom_exceptions, shell.CustomTB)
+        self.previous_handler = None
+        self.last_report = None
+        self.pending: dict[int, object] = {}  # id(exception) -> report made inside %%gradwatch
+        self.watch_filenames: set[str] = set()
+
+    # install -----------------------------------------------------------------------
+    def install(self) -> None:
+        types, custom_tb = self.previous
+        self.previous_types = tuple(types) if isinstance(types, tuple) else ()
+        self.previous_handler = custom_tb if self.previous_types else None
+        self.shell.set_custom_exc(tuple({RuntimeError, *self.previous_types}), self._handler)
+        self.installed_tb = self.shell.CustomTB
+        RECORDER.acquire()
+        self.shell.events.register("pre_run_cell", self._pre_run_cell)
+        self.shell.events.register("post_run_cell", self._post_run_cell)
+        self.shell.register_magics(GradMagics(self.shell, self))
+
+    def uninstall(self) -> None:
+        if self.shell.CustomTB is self.installed_tb:  # only if nobody chained after us
+            self.shell.custom_exceptions, self.shell.CustomTB = self.previous
+        for name, callback in (("pre_run_cell", self._pre_run_cell), ("post_run_cell", self._post_run_cell)):
+            try:
+                self.shell.events.unregister(name, callback)
+            except ValueError:
+                pass
+        magics = self.shell.magics_manager.magics
+        for kind, names in (("line", ("gradfix", "nb_autograd")), ("cell", ("gradwatch",))):
+            for name in names:
+                magics[kind].pop(name, None)
+        RECORDER.release()
+        self.pending.clear()
+        self.last_report = None
+
+    def _pre_run_cell(self, *args) -> None:
+        RECORDER.reset()
+
+    def _post_run_cell(self, *args) -> None:
+        RECORDER.reset()
+        self.pending.clear()
+
+    # the hook ----------------------------------------------------------------------
+    def _handler(self, shell, etype, value, tb, tb_offset=None):
+        mine = issubclass(etype, RuntimeError) and classify("RuntimeError", str(value)) is not None
+        if not mine and self.previous_handler is not None and issubclass(etype, self.previous_types):
+            return self.previous_handler(etype, value, tb, tb_offset=tb_offset)
+        shell.showtraceback((etype, value, tb), tb_offset=tb_offset, running_compiled_code=True)
+        if not mine:
+            return None
+        try:
+            report = self.pending.pop(id(value), None) or self.explain(value, tb)
+            self.last_report = report
+            show(report, shell)
+        except Exception as exc:  # one line, never a second traceback
+            print(text("ui.internal_error", error=f"{type(exc).__name__}: {exc}"), file=sys.stderr)
+        finally:
+            value = tb = None
+        return None
+
+    def _cell_filename(self, tb) -> str | None:
+        cells = getattr(self.shell.compile, "_filename_map", {})
+        found = None
+        while tb is not None:
+            name = tb.tb_frame.f_code.co_filename
+            if tb.tb_frame.f_code.co_name == "<module>" and (name in cells or name in self.watch_filenames):
+                found = name
+            tb = tb.tb_next
+        return found
+
+    def run_watched(self, cell: str, args: list[str]) -> None:
+        """%%gradwatch: run `cell` in the user namespace under the watcher."""
+        from .capture.watch import Watcher
+
+        lang, quiet = None, "--quiet" in args
+        if "--lang" in args and args.index("--lang") + 1 < len(args):
+            lang = check_language(args[args.index("--lang") + 1])
+        transformed = self.shell.transform_cell(cell)
+        filename = self.shell.compile.cache(transformed, self.shell.execution_count, raw_code=cell)
+        code = compile(transformed, filename, "exec")
+        self.watch_filenames.add(filename)
+        watcher = Watcher(filename)
+        RECORDER.reset()
+        try:
+            watcher.start()
+            exec(code, self.shell.user_ns)
+        except Exception as exc:
+            watcher.stop()
+            try:
+                self.pending[id(exc)] = self.explain(exc, exc.__traceback__, watcher.origin, filename, True, lang)
+            except Exception:
+                pass
+            raise
+        finally:
+            watcher.stop()
+        calls = RECORDER.calls(filename)
+        capture = Capture(source=transformed, filename=filename, failure=None, backwards=calls, watched=True,
+                          silent=watcher.silent_findings(calls))
+        report = analyze(capture, lang, cell_id=_cell_id(self.shell))
+        if report.findings:
+            self.last_report = report
+            show(report, self.shell)
+        elif not quiet:
+            print(text("ui.watch_clean", report.lang, calls=len(calls)))
+
+    def explain(self, value, tb, origin=None, filename=None, watched=False, lang=None):
+        filename = filename or self._cell_filename(tb)
+        if filename is None:
+            source = ""
+        else:
+            import linecache
+            source = "".join(linecache.getlines(filename))
+        failure = read_failure(value, tb, filename or "", source, RECORDER, origin)
+        capture = Capture(source=source, filename=filename or "", failure=failure,
+                          backwards=RECORDER.calls(filename), watched=watched)
+        return analyze(capture, lang, cell_id=_cell_id(self.shell))
+
+
+@magics_class
+class GradMagics(Magics):
+    def __init__(self, shell, extension: Extension):
+        super().__init__(shell)
+        self.extension = extension
+
+    @line_magic
+    def nb_autograd(self, line: str = ""):
+        """%nb_autograd lang zh|en|auto : choose the explanation language."""
+        words = line.split()
+        if len(words) == 2 and words[0] == "lang":
+            try:
+                set_language(None if words[1] == "auto" else check_language(words[1]))
+            except ValueError as exc:
+                print(f"nb_autograd: {exc}", file=sys.stderr)
+                return
+            print(f"nb_autograd: language {current_language()}")
+        else:
+            print("usage: %nb_autograd lang zh|en|auto", file=sys.stderr)
+
+    @line_magic
+    def gradfix(self, line: str = ""):
+        """%gradfix [N] [replace] : put fix N (default 1) of the last diagnosis into the notebook."""
+        from .fixes.apply import gradfix_magic
+
+        gradfix_magic(self.shell, self.extension.last_report, line)
+
+    @cell_magic
+    def gradwatch(self, line: str, cell: str):
+        """%%gradwatch [--lang zh|en] [--quiet] : run the cell under the watcher."""
+        try:
+            args = shlex.split(line)
+            self.extension.run_watched(cell, args)
+        except ValueError as exc:
+            print(f"nb_autograd: {exc}", file=sys.stderr)
+
+
+def load(shell) -> None:
+    global _active
+    if _active is not None and _active.shell is shell:
+        return
+    _active = Extension(shell)
+    _active.install()
+
+
+def unload(shell) -> None:
+    global _active
+    if _active is not None and _active.shell is shell:
+        _active.uninstall()
+        _active = None
+
+
+__all__ = ["load", "unload", "Extension", "is_user_file"]

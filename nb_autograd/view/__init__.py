@@ -1,0 +1,1 @@
+"""Rendering only: a view never decides a cause."""

@@ -1,0 +1,44 @@
+"""Plain text for terminal IPython and the command line."""
+from __future__ import annotations
+
+import textwrap
+
+from ..i18n import text
+from ..report import Diagnosis, Report
+
+
+def _source_line(report: Report, line: int | None) -> str:
+    lines = report.source.splitlines()
+    return lines[line - 1].strip() if line and 0 < line <= len(lines) else ""
+
+
+def _diagnosis(report: Report, d: Diagnosis, rank: int, lang: str, show_fixes: bool) -> list[str]:
+    out = [f"{rank}. {d.title}  [{d.cause}]"]
+    if d.line:
+        out.append(f"   {text('ui.line', lang)} {d.line} | {_source_line(report, d.line)}")
+    for part in (d.what, d.why):
+        out += textwrap.wrap(part, 88, initial_indent="   ", subsequent_indent="   ")
+    if show_fixes and d.fixes:
+        out.append(f"   {text('ui.fixes', lang)}:")
+        for i, fix in enumerate(d.fixes, 1):
+            out.append(f"    {i}) {fix.title}")
+            out += ["       " + l for l in fix.diff.splitlines()[2:] if l[:1] in "+-@"][:12]
+            if fix.note:
+                out.append(f"       ({fix.note})")
+    elif show_fixes and d.hint:
+        out.append("   " + text("ui.no_fix", lang, hint=d.hint))
+    return out
+
+
+def render(report: Report, show_fixes: bool = True) -> str:
+    lang = report.lang
+    if report.error and not report.diagnoses:
+        return f"{text('ui.heading', lang)}\n{text('ui.unknown', lang)}"
+    out = [text("ui.heading" if report.error else "ui.silent_heading", lang)]
+    for rank, d in enumerate((*report.diagnoses, *report.findings), 1):
+        out += _diagnosis(report, d, rank, lang, show_fixes)
+    if report.trace:
+        out += textwrap.wrap(f"{text('ui.trace', lang)}: {report.trace}", 88)
+    if report.diagnoses and report.diagnoses[0].fixes:
+        out.append(text("ui.apply_hint", lang))
+    return "\n".join(out)
