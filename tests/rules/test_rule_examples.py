@@ -1,5 +1,5 @@
 """Every rule's examples run: BAD raises the real error and this rule ranks first at the
-right line; GOOD runs clean and gets no diagnosis; other causes' BAD are not claimed."""
+right line; GOOD runs clean and gets no diagnosis."""
 from __future__ import annotations
 
 import pytest
@@ -25,15 +25,6 @@ def test_good_example_runs_clean_with_no_diagnosis(rule, example):
     report = nb_autograd.diagnose(example.code)
     assert report.error is None, report.error
     assert report.diagnoses == ()
-
-
-@pytest.mark.parametrize("rule,example", examples("BAD"))
-def test_other_rules_do_not_rank_first(rule, example):
-    skip_without(example)
-    report = nb_autograd.diagnose(example.code)
-    assert report.diagnoses and report.diagnoses[0].cause == rule.CAUSE
-    others = [r.CAUSE for r in all_rules() if r.CAUSE != rule.CAUSE]
-    assert report.diagnoses[0].cause not in others
 
 
 def test_every_rule_has_bad_and_good_examples_and_a_docstring():
