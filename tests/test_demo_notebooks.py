@@ -3,14 +3,23 @@ right cause, and the notebook ends with the fixed cell running clean."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
 
 NOTEBOOKS = Path(__file__).parent.parent / "demo_notebooks"
-spec = importlib.util.spec_from_file_location("run_notebooks", NOTEBOOKS / "run_notebooks.py")
-runner = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(runner)
+
+
+def _load(name: str):
+    """The demo scripts are not a package; load them by path (dataclasses need sys.modules)."""
+    spec = importlib.util.spec_from_file_location(name, NOTEBOOKS / f"{name}.py")
+    module = sys.modules[name] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+runner = _load("run_notebooks")
 
 
 @pytest.mark.parametrize("path", sorted(NOTEBOOKS.glob("0[1-5]_*.ipynb")), ids=lambda p: p.stem)
@@ -25,9 +34,7 @@ def test_seed_notebook(path):
 def test_notebooks_are_built_from_their_scenarios():
     import nbformat
 
-    spec = importlib.util.spec_from_file_location("build_notebooks", NOTEBOOKS / "build_notebooks.py")
-    build = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build)
+    build = _load("build_notebooks")
     for name in build.SCENARIOS:
         on_disk = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
         assert [c.source for c in on_disk.cells] == [c.source for c in build.notebook(name).cells], name
