@@ -42,9 +42,23 @@ def trace_sentence(evidence: Evidence, lang: str) -> str:
     made = [n for n in stale if n.line is not None]
     if made:
         first = min(made, key=lambda n: n.id)
-        return text("trace.stale", lang, created_line=first.line, created_iteration=first.iteration,
-                    freed_line=freed.line, freed_iteration=freed.iteration, line=here.line, iteration=here.iteration)
+        facts = dict(created_line=first.line, created_iteration=first.iteration, freed_line=freed.line,
+                     freed_iteration=freed.iteration, line=here.line, iteration=here.iteration)
+        through = _reuse_line(graph)
+        if through is not None:
+            return text("trace.stale_through", lang, through_line=through, **facts)
+        return text("trace.stale", lang, **facts)
     return text("trace.stale_no_provenance", lang, line=here.line, count=len(stale), freed_line=freed.line)
+
+
+def _reuse_line(graph) -> int | None:
+    """The line of the newest current node that points into the stale part: where the old
+    tensor entered this iteration's graph."""
+    stale = set(graph.stale)
+    by_id = {n.id: n for n in graph.nodes}
+    entries = [by_id[parent] for parent, child in graph.edges
+               if child in stale and parent not in stale and parent in by_id and by_id[parent].line]
+    return max(entries, key=lambda n: n.id).line if entries else None
 
 
 def explain(hits: list[Hit], evidence: Evidence, lang: str) -> tuple[Diagnosis, ...]:

@@ -22,7 +22,7 @@ def test_watched_report_tells_the_recorded_story():
     assert report.watched
     assert "created at line 11 (iteration 0)" in report.trace
     assert "freed by the backward at line 18 (iteration 0)" in report.trace
-    assert "line 18 (iteration 1)" in report.trace
+    assert "line 18 (iteration 1) reached it again through line 15" in report.trace
 
 
 def test_without_the_watcher_the_cause_is_still_found():
