@@ -87,10 +87,15 @@ def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tu
 def read_failure(exc: BaseException, tb, cell_filename: str, source: str, recorder: BackwardRecorder,
                  origin: Callable | None = None) -> Failure:
     """Facts about `exc` for the cell compiled as `cell_filename`. Never keeps `exc` or frames."""
-    frames = [(f, line) for f, line in traceback_frames(tb)]
+    frames = []
+    for frame, line in traceback_frames(tb):
+        if frame.f_code.co_name == "_engine_run_backward":
+            break  # below it the engine calls user code (Function.backward, hooks): not the failing line
+        frames.append((frame, line))
     cell_frames = [f for f, _ in frames if f.f_code.co_filename == cell_filename]
     stack_lines = tuple(line for f, line in frames if f.f_code.co_filename == cell_filename)
     roots = _failing_roots(tb)
+    frames.clear()
     base = dict(error_type=type(exc).__name__, message=str(exc)[:2000], stack_lines=stack_lines)
     if not roots:
         return Failure(**base)

@@ -64,7 +64,7 @@ def saved_buffers(node) -> tuple[SavedBuffer, ...]:
                 out.append(SavedBuffer(label, (), "?", 0, "freed"))
                 continue
             out.append(SavedBuffer(label, (), "?", 0, "freed") if data is None else _buffer(label, data, "live"))
-    if not out and hasattr(node, "saved_tensors"):  # custom autograd.Function
+    if not out and "saved_tensors" in dir(type(node)):  # custom autograd.Function (hasattr would raise)
         try:
             out = [_buffer(f"saved_tensors[{i}]", t, "live") for i, t in enumerate(node.saved_tensors) if t is not None]
         except RuntimeError:

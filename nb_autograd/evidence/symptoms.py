@@ -1,4 +1,7 @@
-"""Error message -> symptom id. One table, matched in order; None when not ours."""
+"""Error message -> symptom id. One table, matched in order; None when not ours.
+
+The messages also carry facts the rules quote back (versions, the tensor, its producer, the
+devices and the argument): they are read here once, so rules never parse messages."""
 from __future__ import annotations
 
 import re
@@ -9,13 +12,18 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ("inplace_modified", r"modified by an inplace operation"),
     ("no_grad_fn", r"does not require grad and does not have a grad_fn"),
     ("non_scalar", r"grad can be implicitly created only for (real )?scalar outputs"),
-    ("leaf_inplace", r"a leaf Variable that requires grad (is being|has been) used in an in-place operation"),
+    ("leaf_inplace", r"a (view of a )?leaf Variable that requires grad (is being|has been) used in an in-place operation"),
     ("numpy_on_grad", r"Can't call numpy\(\) on Tensor that requires grad"),
     ("device_mismatch", r"Expected all tensors to be on the same device"),
 )
 _VERSIONS = re.compile(r"is at version (\d+); expected version (\d+)")
 _TENSOR = re.compile(r"\[(torch\.\S+ \[[^\]]*\])\]")
-_DEVICES = re.compile(r"found at least two devices, (\S+?) and (\S+?)[!.]")
+_PRODUCER = re.compile(r"which is output (\d+) of (\w+)")
+_VIEW = re.compile(r"a view of a leaf Variable")
+# The three wordings torch 2.x uses (TensorIterator, ATen/core/adaption.cpp, CPU addmm).
+_DEVICES = re.compile(r"found at least two devices, (\S+?) and (\S+?)[!.](?: \(when checking argument for argument (\w+) in method (\w+)\))?")
+_GOT = re.compile(r"but got (\w+) is on (\S+?), different from other tensors on (\S+?)(?: \(when checking argument in method (\w+)\))?$")
+_ADDMM = re.compile(r"(\w+): expected '(\w+)' to be a? ?(\w+) tensor, but got tensor on (\S+)")
 
 
 @dataclass(frozen=True)
@@ -25,6 +33,20 @@ class Symptom:
 
     def get(self, key: str, default: str = "") -> str:
         return dict(self.details).get(key, default)
+
+
+def _device_details(message: str) -> list[tuple[str, str]]:
+    """device_a/device_b (a: the odd one out when the message says), argument, method."""
+    if m := _DEVICES.search(message):
+        out = [("device_a", m.group(1)), ("device_b", m.group(2))]
+        return out + [(k, v) for k, v in (("argument", m.group(3)), ("method", m.group(4))) if v]
+    if m := _GOT.search(message.strip()):
+        out = [("argument", m.group(1)), ("device_a", m.group(2)), ("device_b", m.group(3))]
+        return out + ([("method", m.group(4))] if m.group(4) else [])
+    if m := _ADDMM.search(message):
+        return [("method", m.group(1)), ("argument", m.group(2)), ("device_a", m.group(4)),
+                ("device_b", m.group(3).lower())]
+    return []
 
 
 def classify(error_type: str, message: str) -> Symptom | None:
@@ -38,7 +60,11 @@ def classify(error_type: str, message: str) -> Symptom | None:
                 details += [("version_now", m.group(1)), ("version_expected", m.group(2))]
             if m := _TENSOR.search(message):
                 details.append(("tensor", m.group(1)))
-            if m := _DEVICES.search(message):
-                details += [("device_a", m.group(1)), ("device_b", m.group(2))]
+            if m := _PRODUCER.search(message):
+                details += [("output", m.group(1)), ("producer", m.group(2))]
+            if _VIEW.search(message):
+                details.append(("view", "1"))
+            if symptom == "device_mismatch":
+                details += _device_details(message)
             return Symptom(symptom, tuple(details))
     return None

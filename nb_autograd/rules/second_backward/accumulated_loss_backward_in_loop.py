@@ -44,7 +44,21 @@ for step in range(4):
     opt.zero_grad()
     (total / (step + 1)).backward()
     opt.step()
-""", line=9),
+""", line=9, fixed="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Sequential(torch.nn.Linear(3, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+total = torch.zeros(())
+for step in range(4):
+    x = torch.randn(16, 3)
+    pred = net(x)
+    step_loss = ((pred - x.sum(1, keepdim=True)) ** 2).mean()
+    total = total + step_loss.item()
+    opt.zero_grad()
+    (step_loss / (step + 1)).backward()
+    opt.step()
+"""),
 )
 
 GOOD = (
@@ -97,3 +111,17 @@ def match(ev: Evidence) -> Hit | None:
     return Hit(CAUSE, accumulators[name], 0.9,
                facts=(("name", name), ("line", str(accumulators[name])), ("backward_line", str(site.line))),
                related=(("backward", site.line),))
+
+
+def fixes(hit: Hit, ev: Evidence, lang: str):
+    """One backward after the loop on the summed loss (same gradients), else each step's own
+    term with a float total. No retain_graph: it would backpropagate old terms again."""
+    from ...fixes.plan import build, plan
+
+    name, backward_line = hit.fact("name"), int(hit.fact("backward_line"))
+    loops = ev.code.loops_at(hit.line)
+    plans = [plan("move_backward_after_loop", line=backward_line, loop_line=loops[-1].line)] if loops else []
+    return build(ev.capture.source, lang, [
+        *plans,
+        plan("use_item", line=hit.line, backward_line=backward_line, name=name, facts={"name": name}),
+    ])

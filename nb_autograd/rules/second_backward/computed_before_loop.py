@@ -50,7 +50,17 @@ for step in range(3):
     idx = torch.randint(0, 10, (5,))
     loss = head(table[idx]).pow(2).mean()
     loss.backward()
-""", line=4),
+""", line=4, fixed="""\
+import torch
+torch.manual_seed(0)
+emb = torch.nn.Embedding(10, 4)
+head = torch.nn.Linear(4, 1)
+for step in range(3):
+    table = emb.weight.softmax(dim=1)
+    idx = torch.randint(0, 10, (5,))
+    loss = head(table[idx]).pow(2).mean()
+    loss.backward()
+"""),
 )
 
 GOOD = (
@@ -113,3 +123,18 @@ def match(ev: Evidence) -> Hit | None:
     return Hit(CAUSE, line, score, facts=(("name", name), ("line", str(line)), ("loop_line", str(ev.loop.line)),
                                           ("backward_line", str(ev.line))),
                related=(("loop", ev.loop.line), ("backward", ev.line)))
+
+
+def fixes(hit: Hit, ev: Evidence, lang: str):
+    """no_grad when what made the tensor is trained in the loop anyway (the tensor is a fixed
+    reference); inside the loop first when this tensor is the only way its source trains."""
+    from ...fixes.plan import build, plan
+
+    name, loop_line = hit.fact("name"), int(hit.fact("loop_line"))
+    made = next((a for a in ev.code.assigns if a.line == hit.line and name in a.targets), None)
+    root = (made.call or "").split(".")[0] if made else ""
+    loop = next((l for l in ev.code.loops if l.line == loop_line), None)
+    only_here = bool(root) and root not in {"torch", "F", "nn"} and loop is not None and \
+        not any(loop.contains(r) for r in ev.code.read_lines(root))
+    plans = [plan("wrap_no_grad", line=hit.line), plan("move_into_loop", line=hit.line, loop_line=loop_line)]
+    return build(ev.capture.source, lang, plans[::-1] if only_here else plans)

@@ -45,7 +45,13 @@ w = torch.ones(4, requires_grad=True)
 loss = (w * w).exp().sum()
 for step in range(3):
     loss.backward()
-""", line=5, note="the loss is built once and backpropagated in every step"),
+""", line=5, fixed="""\
+import torch
+w = torch.ones(4, requires_grad=True)
+for step in range(3):
+    loss = (w * w).exp().sum()
+    loss.backward()
+""", note="the loss is built once and backpropagated in every step"),
 )
 
 GOOD = (
@@ -76,3 +82,21 @@ def match(ev: Evidence) -> Hit | None:
                       ("line", str(ev.line)), ("first_kind", first.kind)),
                related=(("first_backward", first.line),) if first.line else (),
                variant="in_loop" if ev.loop and first.stack_lines == ev.failing_call.stack_lines else first.kind)
+
+
+def fixes(hit: Hit, ev: Evidence, lang: str):
+    """Drop a leftover repeat; build a loss made once before the loop inside it; keep the
+    graph (retain_graph) only for grad() then backward(), where both passes are meant."""
+    from ...fixes.plan import build, plan
+
+    first = int(hit.fact("first_line", "0")) if hit.fact("first_line", "").isdigit() else None
+    plans = []
+    if hit.variant == "in_loop" and ev.loop is not None:
+        made = [a.line for a in ev.code.assigns_to(hit.fact("name")) if a.line < ev.loop.line]
+        if made:
+            plans.append(plan("move_into_loop", title="recompute_in_loop", line=made[-1], loop_line=ev.loop.line))
+    elif hit.variant == "grad" and first:
+        plans.append(plan("add_retain_graph", line=first))
+    elif hit.line:
+        plans.append(plan("remove_repeated_backward", line=hit.line))
+    return build(ev.capture.source, lang, plans)

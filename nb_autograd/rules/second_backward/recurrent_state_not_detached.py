@@ -51,7 +51,17 @@ for t in range(4):
     h, c = cell(torch.randn(1, 3), (h, c))
     loss = h.pow(2).sum()
     loss.backward()
-""", line=6),
+""", line=6, fixed="""\
+import torch
+torch.manual_seed(0)
+cell = torch.nn.LSTMCell(3, 5)
+h, c = torch.zeros(1, 5), torch.zeros(1, 5)
+for t in range(4):
+    h, c = h.detach(), c.detach()
+    h, c = cell(torch.randn(1, 3), (h, c))
+    loss = h.pow(2).sum()
+    loss.backward()
+"""),
 )
 
 GOOD = (
@@ -101,3 +111,19 @@ def match(ev: Evidence) -> Hit | None:
     top = ev.loop.line if ev.loop else line
     return Hit(CAUSE, line, 0.88, facts=(("name", name), ("line", str(line)), ("call", call), ("loop_line", str(top))),
                related=(("backward", ev.line),))
+
+
+def fixes(hit: Hit, ev: Evidence, lang: str):
+    """Truncated BPTT: detach every state the recurrent call hands back, at the top of the
+    loop body; or, for plain tensor states, where the call reads them."""
+    from ...fixes.detach_state import plain_state
+    from ...fixes.plan import build, plan
+
+    names = tuple(dict.fromkeys(n for n, line, _ in recurrent_states(ev) if line == hit.line)) or (hit.fact("name"),)
+    paths = [h.path for h in ev.holders if h.path.split("[")[0] in names]
+    as_tuple = True if any("[" in p for p in paths) else False if paths else None  # seen at run time
+    where = {"loop_line": int(hit.fact("loop_line")), "line": hit.line, "names": names, "as_tuple": as_tuple}
+    plans = [plan("detach_state", **where)]
+    if plain_state(ev.capture.source, **where):
+        plans.append(plan("add_detach", title="add_detach_read", line=hit.line, names=names, reads=True))
+    return build(ev.capture.source, lang, plans)

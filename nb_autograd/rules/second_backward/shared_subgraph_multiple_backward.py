@@ -130,3 +130,34 @@ def match(ev: Evidence) -> Hit | None:
     return Hit(CAUSE, site.line, score, facts=tuple(facts),
                related=(("first_backward", first_line),) + ((("shared", shared[1]),) if shared else ()),
                variant="detach_shared" if shared else "sum_losses")
+
+
+def _closure(ev: Evidence, names: set[str], after: int, upto: int) -> set[int]:
+    """Lines in (after, upto] that compute `names`, followed back through what they read."""
+    lines, names = set(), set(names)
+    for a in sorted(ev.code.assigns, key=lambda a: -a.line):
+        if after < a.line <= upto and set(a.targets) & names:
+            lines.add(a.line)
+            names |= a.reads
+    return lines
+
+
+def fixes(hit: Hit, ev: Evidence, lang: str):
+    """GAN: detach the shared tensor only in the first loss. Otherwise one backward on the
+    sum (same gradients). retain_graph last: both passes are meant here, but it costs memory."""
+    from ...fixes.plan import build, plan
+
+    first, line = int(hit.fact("first_line")), hit.line
+    plans = []
+    if hit.variant == "detach_shared":
+        shared, shared_line = hit.fact("shared"), int(hit.fact("shared_line"))
+        first_site = next((b for b in ev.code.backwards if b.line == first), None)
+        site = ev.backward_site
+        if first_site is not None and site is not None:
+            mine = _closure(ev, set(first_site.names), shared_line, first - 1)
+            theirs = _closure(ev, set(site.names), shared_line, line)
+            if not mine & theirs:
+                plans.append(plan("detach_shared", name=shared, lines=tuple(sorted(mine | {first})),
+                                  facts={"name": shared}))
+    plans += [plan("sum_losses", first_line=first, line=line), plan("add_retain_graph", line=first)]
+    return build(ev.capture.source, lang, plans)

@@ -62,7 +62,17 @@ for step in range(3):
     loss = (output - prev_output).pow(2).sum()
     loss.backward()
     prev_output = output
-""", line=9),
+""", line=9, fixed="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Linear(3, 3)
+prev_output = torch.zeros(3)
+for step in range(3):
+    output = net(torch.randn(3))
+    loss = (output - prev_output).pow(2).sum()
+    loss.backward()
+    prev_output = output.detach()
+"""),
     Example(code="""\
 import torch
 torch.manual_seed(0)
@@ -73,7 +83,17 @@ for step in range(3):
     ema = 0.9 * ema + 0.1 * feat
     loss = (feat - ema).pow(2).sum()
     loss.backward()
-""", line=7),
+""", line=7, fixed="""\
+import torch
+torch.manual_seed(0)
+encoder = torch.nn.Linear(4, 4)
+ema = torch.zeros(4)
+for step in range(3):
+    feat = encoder(torch.randn(4))
+    ema = 0.9 * ema.detach() + 0.1 * feat
+    loss = (feat - ema).pow(2).sum()
+    loss.backward()
+"""),
 )
 
 GOOD = (
@@ -138,3 +158,17 @@ def match(ev: Evidence) -> Hit | None:
     return Hit(CAUSE, line, 0.84 if ev.has_runtime_staleness else 0.55,
                facts=(("name", name), ("line", str(line)), ("backward_line", str(ev.line))),
                related=(("backward", ev.line),), variant=kind)
+
+
+def fixes(hit: Hit, ev: Evidence, lang: str):
+    """Store a detached copy. A value that feeds on itself (an EMA) is first cut where it reads
+    its own past, which keeps this step's gradient; detaching the whole stored value comes next."""
+    from ...fixes.plan import build, plan
+
+    name = hit.fact("name")
+    plans = []
+    before_backward = ev.line is not None and hit.line < ev.line  # else the next iteration reads this one's graph
+    if before_backward and any(name in a.reads and name in a.targets for a in ev.code.assigns if a.line == hit.line):
+        plans.append(plan("add_detach", title="add_detach_read", line=hit.line, names=(name,), reads=True))
+    plans.append(plan("add_detach", line=hit.line, names=(name,)))
+    return build(ev.capture.source, lang, plans)

@@ -1,0 +1,177 @@
+"""Code facts the family-B rules need that CodeFacts does not keep: in-place writes, graph
+cuts, frozen parameters, device moves. Read with `ast` from the cell; never raises."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .code import dotted
+
+_NOT_INPLACE = {"requires_grad_", "share_memory_", "zero_grad", "set_grad_enabled", "retain_grad",
+                "manual_seed", "add_module", "register_buffer", "apply_"}
+_FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "full", "tensor", "arange", "linspace",
+              "randint", "eye", "zeros_like", "ones_like", "randn_like", "rand_like", "normal", "as_tensor"}
+_REBUILD = {"tensor", "from_numpy", "as_tensor", "Tensor", "FloatTensor", "array", "asarray"}
+_CUTS = {"detach", "item", "numpy", "tolist", "detach_"}
+
+
+@dataclass(frozen=True)
+class InplaceOp:
+    """A write into an existing tensor: `x += 1`, `x.add_(1)`, `x[0] = 1`, `relu(inplace=True)`,
+    `opt.step()` (writes into the parameters)."""
+
+    line: int
+    kind: str        # augassign | method | inplace_kw | setitem | step | functional
+    target: str      # dotted name written into ("" when unknown)
+    text: str        # the operation as written, for the messages
+    function: str | None = None
+
+
+@dataclass(frozen=True)
+class Cut:
+    """An expression that leaves the graph: `.detach()`, `.item()`, `torch.tensor(...)`, ..."""
+
+    line: int
+    kind: str        # detach | item | numpy | tolist | rebuild
+    text: str
+
+
+@dataclass(frozen=True)
+class ErrorFacts:
+    inplace: tuple[InplaceOp, ...] = ()
+    cuts: tuple[Cut, ...] = ()
+    freezes: tuple[tuple[int, str], ...] = ()      # (line, what was frozen)
+    leaves: tuple[tuple[int, str, bool], ...] = ()  # (line, name, requires_grad given) for factory calls
+    grad_reads: frozenset[str] = frozenset()        # names whose .grad is read or given to an optimizer
+    moves: tuple[tuple[int, str, str, bool], ...] = ()  # (line, name, device text, result kept)
+    returns: tuple[tuple[str, int, frozenset], ...] = ()  # (function, line, names returned)
+    decorated_no_grad: tuple[tuple[str, int], ...] = ()    # (function, decorator line)
+
+    def inplace_before(self, line: int) -> tuple[InplaceOp, ...]:
+        return tuple(op for op in self.inplace if op.line < line or op.function)
+
+
+def _call_name(node: ast.AST) -> str:
+    if isinstance(node, ast.Call):
+        return dotted(node.func) or (node.func.attr if isinstance(node.func, ast.Attribute) else "")
+    return ""
+
+
+def _is_true(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is True
+
+
+def _device_of(call: ast.Call) -> str | None:
+    """`.to(device)`, `.cuda()`, `.cpu()` -> the device expression as written."""
+    attr = call.func.attr if isinstance(call.func, ast.Attribute) else ""
+    if attr == "cuda":
+        return "cuda"
+    if attr == "cpu":
+        return "cpu"
+    if attr == "to" and call.args:
+        arg = call.args[0]
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str) or _call_name(arg).endswith("device") \
+                or (isinstance(arg, ast.Name) and "device" in arg.id.lower()) or dotted(arg) and "device" in dotted(arg):
+            return ast.unparse(arg)
+    kw = {k.arg: k.value for k in call.keywords}
+    if "device" in kw:
+        return ast.unparse(kw["device"])
+    return None
+
+
+class _Reader(ast.NodeVisitor):
+    def __init__(self):
+        self.inplace, self.cuts, self.freezes, self.leaves, self.moves = [], [], [], [], []
+        self.grad_reads, self.returns, self.decorated = set(), [], []
+        self.function = None
+
+    def visit_FunctionDef(self, node):
+        for d in node.decorator_list:
+            if (dotted(d.func if isinstance(d, ast.Call) else d) or "").rpartition(".")[2] in {"no_grad", "inference_mode"}:
+                self.decorated.append((node.name, d.lineno))
+        saved, self.function = self.function, node.name
+        self.generic_visit(node)
+        self.function = saved
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Return(self, node):
+        if node.value is not None and self.function:
+            from .code import names_read
+            self.returns.append((self.function, node.lineno, names_read(node.value)))
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node):
+        target = dotted(node.target) or ""
+        if not isinstance(node.target, ast.Subscript):
+            self.inplace.append(InplaceOp(node.lineno, "augassign", target, ast.unparse(node).strip(), self.function))
+        else:
+            self.inplace.append(InplaceOp(node.lineno, "setitem", target, ast.unparse(node).strip(), self.function))
+        self.generic_visit(node)
+
+    def visit_Assign(self, node):
+        for t in node.targets:
+            if isinstance(t, ast.Subscript) and dotted(t.value):
+                self.inplace.append(InplaceOp(node.lineno, "setitem", dotted(t.value), ast.unparse(node).strip(), self.function))
+            if isinstance(t, ast.Attribute) and t.attr == "requires_grad" and isinstance(node.value, ast.Constant) \
+                    and node.value.value is False:
+                self.freezes.append((node.lineno, dotted(t.value) or ""))
+        value, names = node.value, [dotted(t) for t in node.targets if dotted(t)]
+        if isinstance(value, ast.Call) and _call_name(value).rpartition(".")[2] in _FACTORIES and names:
+            kw = {k.arg: k.value for k in value.keywords}
+            self.leaves.append((node.lineno, names[0], _is_true(kw.get("requires_grad"))))
+        if isinstance(value, ast.Call) and names and _device_of(value):
+            self.moves.append((node.lineno, names[0], _device_of(value), True))
+        self.generic_visit(node)
+
+    def visit_Expr(self, node):
+        call = node.value
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and _device_of(call):
+            self.moves.append((node.lineno, dotted(call.func.value) or "", _device_of(call), False))
+        self.generic_visit(node)
+
+    def visit_Attribute(self, node):
+        if node.attr == "grad" and dotted(node.value):
+            self.grad_reads.add(dotted(node.value))
+        self.generic_visit(node)
+
+    def visit_Call(self, node):
+        name = _call_name(node)
+        last = name.rpartition(".")[2]
+        receiver = dotted(node.func.value) if isinstance(node.func, ast.Attribute) else None
+        text = ast.unparse(node)
+        kw = {k.arg: k.value for k in node.keywords}
+        if _is_true(kw.get("inplace")):
+            self.inplace.append(InplaceOp(node.lineno, "inplace_kw", dotted(node.args[0]) if node.args else "", text, self.function))
+        elif last == "step" and receiver and ("opt" in receiver.lower() or "sgd" in receiver.lower() or "adam" in receiver.lower()):
+            self.inplace.append(InplaceOp(node.lineno, "step", receiver, text, self.function))
+        elif last.endswith("_") and not last.endswith("__") and last not in _NOT_INPLACE:
+            if receiver and receiver.split(".")[0] not in {"torch", "F", "nn", "init"}:
+                self.inplace.append(InplaceOp(node.lineno, "method", receiver, text, self.function))
+            elif node.args:
+                self.inplace.append(InplaceOp(node.lineno, "functional", dotted(node.args[0]) or "", text, self.function))
+        if last == "requires_grad_" and node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value is False:
+            self.freezes.append((node.lineno, receiver or ""))
+        if last in _CUTS and isinstance(node.func, ast.Attribute):
+            self.cuts.append(Cut(node.lineno, last.rstrip("_"), text))
+        elif last in _REBUILD and name.partition(".")[0] in {"torch", "np", "numpy"}:
+            self.cuts.append(Cut(node.lineno, "rebuild", text))
+        if "optim" in name or last in {"SGD", "Adam", "AdamW", "RMSprop"}:
+            for arg in node.args[:1]:
+                for sub in ast.walk(arg):
+                    if isinstance(sub, (ast.Name, ast.Attribute)) and dotted(sub):
+                        self.grad_reads.add(dotted(sub))
+        self.generic_visit(node)
+
+
+@lru_cache(maxsize=32)
+def read_errors(source: str) -> ErrorFacts:
+    try:
+        tree = ast.parse(source)
+        reader = _Reader()
+        reader.visit(tree)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ErrorFacts()
+    return ErrorFacts(tuple(reader.inplace), tuple(reader.cuts), tuple(reader.freezes), tuple(reader.leaves),
+                      frozenset(reader.grad_reads), tuple(reader.moves), tuple(reader.returns), tuple(reader.decorated))

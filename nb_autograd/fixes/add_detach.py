@@ -1,0 +1,66 @@
+"""Detach what crosses iterations: the value stored at a line (`temp.append(h)`,
+`prev = out`, `self.bank = x`, `d[k] = v`) or, with `reads=True`, the carried names read
+there (`ema = 0.9 * ema + ...` -> `0.9 * ema.detach() + ...`)."""
+from __future__ import annotations
+
+import libcst as cst
+
+from .cst import detached, dotted, load, only_small, reads_of, swap
+
+_STORING = {"append", "appendleft", "insert", "add"}
+_LITERAL = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
+
+
+def detach_value(node: cst.BaseExpression) -> cst.BaseExpression:
+    """Detach a value, element-wise for tuple/list/dict literals; constants stay as they are."""
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return node.with_changes(elements=[e.with_changes(value=detach_value(e.value))
+                                           if isinstance(e, cst.Element) else e for e in node.elements])
+    if isinstance(node, cst.Dict):
+        return node.with_changes(elements=[e.with_changes(value=detach_value(e.value))
+                                           if isinstance(e, cst.DictElement) else e for e in node.elements])
+    if isinstance(node, _LITERAL) or isinstance(node, cst.Name) and node.value in {"None", "True", "False"}:
+        return node
+    return detached(node)
+
+
+def _stored(small, names) -> dict:
+    """{value node: its detached form} for the values `small` stores into one of `names`."""
+    wanted = (lambda n: not names or n in names)
+    if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
+        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+        if len(targets) != 1:
+            return {}
+        target, value = targets[0], small.value
+        if isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple) and len(target.elements) == len(value.elements):
+            return {v.value: detach_value(v.value) for t, v in zip(target.elements, value.elements)
+                    if wanted(dotted(t.value))}
+        base = target.value if isinstance(target, cst.Subscript) else target
+        return {value: detach_value(value)} if wanted(dotted(base)) else {}
+    if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+        call = small.value
+        func = call.func
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        if isinstance(func, cst.Attribute) and func.attr.value in _STORING and positional and wanted(dotted(func.value)):
+            arg = positional[-1].value
+            return {arg: detach_value(arg)}
+    return {}
+
+
+def add_detach(source: str, *, line: int, names=(), reads: bool = False) -> str | None:
+    tree = load(source)
+    stmt = tree and tree.statement(line, cst.SimpleStatementLine)
+    small = only_small(stmt)
+    if small is None:
+        return None
+    if reads:
+        value = getattr(small, "value", None)
+        if value is None or not names:
+            return None
+        mapping = {n: detached(n) for n in reads_of(value, set(names))}
+    else:
+        mapping = _stored(small, set(names))
+    mapping = {k: v for k, v in mapping.items() if v is not k}
+    if not mapping:
+        return None
+    return tree.replace(stmt, swap(stmt, mapping))

@@ -1,0 +1,36 @@
+"""retain_graph=True on the earlier backward()/autograd.grad() call: a second pass through
+the same graph becomes possible, at the price of keeping every saved tensor alive."""
+from __future__ import annotations
+
+import libcst as cst
+
+from .cst import backward_call, calls_in, dotted, load
+
+
+def add_retain_graph(source: str, *, line: int) -> str | None:
+    tree = load(source)
+    stmt = tree and tree.statement(line, cst.SimpleStatementLine)
+    if stmt is None:
+        return None
+    calls = [c for c in calls_in(stmt) if backward_call(c) is not None]
+    if len(calls) != 1:
+        return None
+    call = calls[0]
+    name = dotted(call.func) or ""
+    limit = 3 if name.endswith("autograd.grad") else 2 if name.endswith("autograd.backward") else 1
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in call.args) or len(positional) > limit:
+        return None
+    keyword = next((a for a in call.args if a.keyword and a.keyword.value == "retain_graph"), None)
+    if keyword is not None:
+        if isinstance(keyword.value, cst.Name) and keyword.value.value == "True":
+            return None
+        new_args = [a.with_changes(value=cst.Name("True")) if a is keyword else a for a in call.args]
+    else:
+        args = list(call.args)
+        if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:
+            args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        new_args = [*args, cst.Arg(keyword=cst.Name("retain_graph"), value=cst.Name("True"),
+                                   equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
+                                                         whitespace_after=cst.SimpleWhitespace("")))]
+    return tree.replace(stmt, stmt.deep_replace(call, call.with_changes(args=new_args)))

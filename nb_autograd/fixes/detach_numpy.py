@@ -1,0 +1,47 @@
+"""`.numpy()` on a tensor that requires grad: convert a detached CPU copy,
+`t.numpy()` -> `t.detach().cpu().numpy()`; for an implicit conversion (`np.array(t)`),
+convert the tensor argument the same way."""
+from __future__ import annotations
+
+import libcst as cst
+
+from .line_edit import LineTransformer, transform
+
+
+def _detached(expr: cst.BaseExpression) -> cst.BaseExpression:
+    return cst.Call(cst.Attribute(cst.Call(cst.Attribute(expr, cst.Name("detach"))), cst.Name("cpu")))
+
+
+def _has_detach(expr) -> bool:
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        if expr.func.attr.value == "detach":
+            return True
+        expr = expr.func.value
+    return False
+
+
+class _Detach(LineTransformer):
+    def __init__(self, line: int, arg: str | None):
+        super().__init__()
+        self.target, self.arg, self.done = line, arg, False
+
+    def leave_Call(self, original, updated):
+        if self.done or self.line(original) != self.target:
+            return updated
+        func = updated.func
+        if self.arg is None and isinstance(func, cst.Attribute) and func.attr.value == "numpy" \
+                and not _has_detach(func.value):
+            self.done = True
+            return updated.with_changes(func=func.with_changes(value=_detached(func.value)))
+        if self.arg is not None:
+            for k, a in enumerate(updated.args):
+                if not a.keyword and cst.Module([]).code_for_node(a.value) == self.arg:
+                    self.done = True
+                    value = cst.Call(cst.Attribute(_detached(a.value), cst.Name("numpy")))
+                    return updated.with_changes(args=[*updated.args[:k], a.with_changes(value=value), *updated.args[k + 1:]])
+        return updated
+
+
+def detach_numpy(source: str, line: int, arg: str | None = None) -> str | None:
+    """`arg` names the tensor passed to an implicit conversion; None patches `.numpy()`."""
+    return transform(source, _Detach(line, arg))

@@ -1,0 +1,35 @@
+"""Dedent `total.backward()` out of the loop to just after it: one backward through the
+summed graph instead of one per iteration through an ever longer, partly freed one."""
+from __future__ import annotations
+
+import libcst as cst
+
+from .cst import LOOP, backward_call, facts_of, load, only_small, with_body
+
+
+def move_backward_after_loop(source: str, *, line: int, loop_line: int) -> str | None:
+    """Out of the loop at `loop_line` (the one that accumulates) and no further."""
+    tree = load(source)
+    stmt = tree and tree.statement(line, cst.SimpleStatementLine)
+    small = only_small(stmt, cst.Expr)
+    call = backward_call(small.value) if small else None
+    if call is None or not isinstance(call.func, cst.Attribute) or call.func.attr.value != "backward" \
+            or call.args or not isinstance(call.func.value, (cst.Name, cst.Attribute)):
+        return None  # only `name.backward()`: what it backpropagates must mean the same after the loop
+    inner = tree.block(stmt)
+    loop = inner and tree.parents.get(inner[0])
+    if not isinstance(loop, LOOP) or loop.orelse is not None or tree.line(loop) != loop_line:
+        return None
+    body = list(inner[0].body)
+    if inner[1] != len(body) - 1 or len(body) < 2:
+        return None  # something after it in the loop may need this iteration's gradients
+    facts = facts_of(body[:-1])
+    if any(c.func.endswith((".step", "zero_grad")) for c in facts.calls):
+        return None  # an optimizer steps inside the loop: one backward after it would change training
+    outer = tree.block(loop)
+    if outer is None:
+        return None
+    new_loop = loop.with_changes(body=loop.body.with_changes(body=body[:-1]))
+    siblings = list(outer[0].body)
+    siblings[outer[1]:outer[1] + 1] = [new_loop, stmt]
+    return with_body(tree, outer[0], siblings)

@@ -1,0 +1,67 @@
+"""From a rule's ranked wishes (codemod + where) to checked Fixes: a patch that does not
+parse, changes nothing, repeats an earlier one or would change again if re-applied is dropped."""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from ..i18n import has, text
+from ..report import Fix
+from .cst import parses, unified_diff
+
+KINDS = ("add_detach", "detach_state", "wrap_no_grad", "move_backward_after_loop", "use_item",
+         "sum_losses", "detach_shared", "remove_repeated_backward", "add_retain_graph", "move_into_loop")
+
+
+@dataclass(frozen=True)
+class Plan:
+    kind: str                                  # a codemod in nb_autograd/fixes/<kind>.py
+    where: tuple[tuple[str, object], ...]      # its keyword arguments
+    title: str = ""                            # catalog key under [fix] when not `kind`
+    facts: tuple[tuple[str, str], ...] = ()    # placeholders for the title and note
+
+
+@dataclass(frozen=True)
+class CodemodFix(Fix):
+    """A Fix that remembers how it was made, so it can be re-applied (idempotency checks)."""
+
+    where: tuple[tuple[str, object], ...] = ()
+
+
+def plan(kind: str, title: str = "", facts: dict | None = None, **where) -> Plan:
+    return Plan(kind, tuple(where.items()), title, tuple((facts or {}).items()))
+
+
+def codemod(kind: str) -> Callable[..., str | None]:
+    if kind not in KINDS:
+        raise KeyError(kind)
+    return getattr(importlib.import_module(f"{__package__}.{kind}"), kind)
+
+
+def apply(kind: str, source: str, where) -> str | None:
+    """The patched source, or None when the codemod cannot apply safely (or crashes)."""
+    try:
+        return codemod(kind)(source, **dict(where))
+    except Exception:
+        return None
+
+
+def build(source: str, lang: str, plans: Iterable[Plan]) -> tuple[CodemodFix, ...]:
+    """Fixes in the rule's order, except that retain_graph always goes last."""
+    out: list[CodemodFix] = []
+    for p in sorted(plans, key=lambda p: p.kind == "add_retain_graph"):
+        patched = apply(p.kind, source, p.where)
+        if patched is None or patched == source or not parses(patched):
+            continue
+        again = apply(p.kind, patched, p.where)
+        if again is not None and again != patched:
+            continue
+        if any(f.patched_source == patched for f in out):
+            continue
+        facts = dict(p.facts)
+        key = p.title or p.kind
+        note = text(f"fix_note.{key}", lang, **facts) if has(f"fix_note.{key}", lang) else ""
+        out.append(CodemodFix(p.kind, text(f"fix.{key}", lang, **facts), patched,
+                              unified_diff(source, patched), note, p.where))
+    return tuple(out)

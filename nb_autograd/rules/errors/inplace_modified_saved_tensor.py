@@ -1,0 +1,253 @@
+"""A tensor autograd saved for the backward pass was changed in place before the backward ran."""
+from __future__ import annotations
+
+from ...evidence import Evidence
+from ...evidence.errors import InplaceOp, read_errors
+from ...fixes.line_edit import fixes_of, make_fix
+from ...fixes.move_step_after_backward import move_step_after_backward, recompute_after_step
+from ...fixes.out_of_place import clone_before_write, out_of_place
+from ...i18n import text
+from ..base import Example, Hit
+
+CAUSE = "inplace_modified_saved_tensor"
+SYMPTOM = "inplace_modified"
+
+BAD = (
+    Example(code="""\
+import torch
+w = torch.randn(5, requires_grad=True)
+y = w.tanh()
+y.mul_(2)
+y.sum().backward()
+""", line=4, fixed="""\
+import torch
+w = torch.randn(5, requires_grad=True)
+y = w.tanh()
+y = y.mul(2)
+y.sum().backward()
+"""),
+    Example(code="""\
+import torch
+class Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        h = torch.sigmoid(self.fc(x))
+        h += x
+        return h
+
+block = Block()
+out = block(torch.randn(2, 4))
+out.sum().backward()
+""", line=9, fixed="""\
+import torch
+class Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        h = torch.sigmoid(self.fc(x))
+        h = h + x
+        return h
+
+block = Block()
+out = block(torch.randn(2, 4))
+out.sum().backward()
+"""),
+    Example(code="""\
+import torch
+net = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Sigmoid(), torch.nn.ReLU(inplace=True), torch.nn.Linear(4, 1))
+for batch in range(2):
+    loss = net(torch.randn(3, 4)).pow(2).mean()
+    loss.backward()
+""", line=2, fixed="""\
+import torch
+net = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Sigmoid(), torch.nn.ReLU(), torch.nn.Linear(4, 1))
+for batch in range(2):
+    loss = net(torch.randn(3, 4)).pow(2).mean()
+    loss.backward()
+"""),
+    Example(code="""\
+import torch
+def scores(w, x):
+    s = torch.exp(x @ w)
+    s[:, 0] = 0.0
+    return s.sum()
+
+w = torch.randn(3, 2, requires_grad=True)
+scores(w, torch.randn(5, 3)).backward()
+""", line=4, fixed="""\
+import torch
+def scores(w, x):
+    s = torch.exp(x @ w)
+    s = s.clone()
+    s[:, 0] = 0.0
+    return s.sum()
+
+w = torch.randn(3, 2, requires_grad=True)
+scores(w, torch.randn(5, 3)).backward()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(3, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
+opt = torch.optim.Adam(model.parameters(), lr=0.1)
+out = model(torch.randn(16, 3))
+loss_fit = torch.nn.functional.mse_loss(out, torch.randn(16, 1))
+loss_small = out.abs().mean()
+opt.zero_grad()
+loss_fit.backward(retain_graph=True)
+opt.step()
+loss_small.backward()
+""", line=10, fixed="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(3, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
+opt = torch.optim.Adam(model.parameters(), lr=0.1)
+out = model(torch.randn(16, 3))
+loss_fit = torch.nn.functional.mse_loss(out, torch.randn(16, 1))
+loss_small = out.abs().mean()
+opt.zero_grad()
+loss_fit.backward(retain_graph=True)
+loss_small.backward()
+opt.step()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+G = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
+D = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
+opt_g = torch.optim.SGD(G.parameters(), lr=0.01)
+opt_d = torch.optim.SGD(D.parameters(), lr=0.01)
+bce = torch.nn.BCEWithLogitsLoss()
+for step in range(2):
+    fake = G(torch.randn(8, 2))
+    d_loss = bce(D(torch.randn(8, 2) + 2), torch.ones(8, 1)) + bce(D(fake.detach()), torch.zeros(8, 1))
+    g_loss = bce(D(fake), torch.ones(8, 1))
+    opt_d.zero_grad()
+    d_loss.backward()
+    opt_d.step()
+    opt_g.zero_grad()
+    g_loss.backward()
+    opt_g.step()
+""", line=14, note="GAN: the generator loss was computed before the discriminator step", fixed="""\
+import torch
+torch.manual_seed(0)
+G = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
+D = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
+opt_g = torch.optim.SGD(G.parameters(), lr=0.01)
+opt_d = torch.optim.SGD(D.parameters(), lr=0.01)
+bce = torch.nn.BCEWithLogitsLoss()
+for step in range(2):
+    fake = G(torch.randn(8, 2))
+    d_loss = bce(D(torch.randn(8, 2) + 2), torch.ones(8, 1)) + bce(D(fake.detach()), torch.zeros(8, 1))
+    opt_d.zero_grad()
+    d_loss.backward()
+    opt_d.step()
+    g_loss = bce(D(fake), torch.ones(8, 1))
+    opt_g.zero_grad()
+    g_loss.backward()
+    opt_g.step()
+"""),
+)
+
+GOOD = (
+    Example(code="""\
+import torch
+w = torch.randn(5, requires_grad=True)
+y = w.tanh()
+y = y * 2
+y.sum().backward()
+"""),
+    Example(code="""\
+import torch
+w = torch.randn(3, requires_grad=True)
+for step in range(3):
+    loss = (w.exp() - 1).pow(2).sum()
+    loss.backward()
+    with torch.no_grad():
+        w -= 0.1 * w.grad
+        w.grad.zero_()
+"""),
+    Example(code="""\
+import torch
+net = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU(inplace=True), torch.nn.Linear(4, 1))
+loss = net(torch.randn(3, 4)).pow(2).mean()
+loss.backward()
+""", note="inplace ReLU after a Linear is safe: addmm does not save its output"),
+)
+
+
+def _producer_line(ev: Evidence) -> int | None:
+    """Where the modified tensor was made: the graph node named in the message (watcher)."""
+    producer = ev.symptom.get("producer") if ev.symptom else ""
+    graph = ev.failure.graph if ev.failure else None
+    if not producer or graph is None:
+        return None
+    lines = [n.line for n in graph.nodes if n.op.startswith(producer) and n.line]
+    return max(lines) if lines else None
+
+
+def _score(ev: Evidence, op: InplaceOp, made_at: int | None) -> float:
+    producer = ev.symptom.get("producer")
+    score = 0.7
+    made_here = {a.line for a in ev.code.assigns_to(op.target)} if op.target else set()
+    if made_at is not None and made_at in made_here:
+        score += 0.2
+    if op.kind == "step":
+        score += 0.2 if producer in {"AsStrided", "T", "", "TBackward0"} or not producer else -0.3
+    elif op.kind == "inplace_kw" and made_at is not None and op.line <= made_at:
+        score += 0.1
+    return score + op.line / 1e6  # the latest write wins a tie
+
+
+def match(ev: Evidence) -> Hit | None:
+    if ev.line is None:
+        return None
+    ops = read_errors(ev.capture.source).inplace_before(ev.line)
+    if not ops:
+        return Hit(CAUSE, ev.line, 0.4, facts=_facts(ev, None), variant="unknown")
+    made_at = _producer_line(ev)
+    op = max(ops, key=lambda o: _score(ev, o, made_at))
+    return Hit(CAUSE, op.line, 0.9, facts=_facts(ev, op), related=(("backward", ev.line),),
+               variant=op.kind)
+
+
+def _facts(ev: Evidence, op: InplaceOp | None) -> tuple[tuple[str, str], ...]:
+    s = ev.symptom
+    return (("op", op.text if op else "?"), ("name", op.target if op else "?"),
+            ("line", str(op.line if op else ev.line)), ("backward_line", str(ev.line)),
+            ("tensor", s.get("tensor", "?")), ("producer", s.get("producer", "?")),
+            ("version_now", s.get("version_now", "?")), ("version_expected", s.get("version_expected", "?")))
+
+
+def _loss_line(ev: Evidence) -> int | None:
+    site = ev.backward_site
+    if site is None:
+        return None
+    made = [a.line for name in site.names for a in ev.code.assigns_to(name) if a.line < site.line]
+    return max(made) if made else None
+
+
+def fixes(hit: Hit, ev: Evidence, lang: str):
+    source, line = ev.capture.source, hit.line
+    title = lambda key: text(f"fix.{key}", lang, **dict(hit.facts))
+    if hit.variant == "step":
+        loss_line = _loss_line(ev)
+        # An earlier backward on a separate graph (no retain_graph), as in a GAN step: the
+        # failing loss should be computed again from the updated parameters.
+        earlier = [b for b in ev.code.backwards if b.line < line and b.line != ev.line and not b.retain_graph]
+        recompute = make_fix("recompute_after_step", title("recompute_after_step"), source,
+                             recompute_after_step(source, loss_line, line) if loss_line and loss_line < line else None)
+        move = make_fix("move_step_after_backward", title("move_step_after_backward"), source,
+                        move_step_after_backward(source, line, ev.line))
+        return fixes_of(recompute, move) if earlier else fixes_of(move, recompute)
+    if hit.variant == "setitem":
+        return fixes_of(make_fix("clone_before_write", title("clone_before_write"), source,
+                                 clone_before_write(source, line, hit.fact("name"))))
+    if hit.variant in {"augassign", "method", "inplace_kw", "functional"}:
+        return fixes_of(make_fix("out_of_place", title("out_of_place"), source, out_of_place(source, line)))
+    return ()

@@ -1,0 +1,142 @@
+"""A leaf tensor that requires grad (a parameter) was changed in place while autograd records."""
+from __future__ import annotations
+
+from ...evidence import Evidence
+from ...evidence.errors import read_errors
+from ...fixes.init_under_no_grad import init_under_no_grad
+from ...fixes.line_edit import fixes_of, make_fix
+from ...i18n import text
+from ..base import Example, Hit
+
+CAUSE = "leaf_inplace"
+SYMPTOM = "leaf_inplace"
+
+BAD = (
+    Example(code="""\
+import torch
+w = torch.randn(3, 2, requires_grad=True)
+w.mul_(0.01)
+loss = (torch.randn(4, 3) @ w).sum()
+loss.backward()
+""", line=3, fixed="""\
+import torch
+w = torch.randn(3, 2, requires_grad=True)
+with torch.no_grad():
+    w.mul_(0.01)
+loss = (torch.randn(4, 3) @ w).sum()
+loss.backward()
+"""),
+    Example(code="""\
+import torch
+w = torch.zeros(3, requires_grad=True)
+b = torch.zeros(1, requires_grad=True)
+x, y = torch.randn(10, 3), torch.randn(10)
+for step in range(3):
+    loss = ((x @ w + b - y) ** 2).mean()
+    loss.backward()
+    w -= 0.1 * w.grad
+    b -= 0.1 * b.grad
+    w.grad = None
+    b.grad = None
+""", line=8, fixed="""\
+import torch
+w = torch.zeros(3, requires_grad=True)
+b = torch.zeros(1, requires_grad=True)
+x, y = torch.randn(10, 3), torch.randn(10)
+for step in range(3):
+    loss = ((x @ w + b - y) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        w -= 0.1 * w.grad
+        b -= 0.1 * b.grad
+    w.grad = None
+    b.grad = None
+"""),
+    Example(code="""\
+import torch
+class Head(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 2)
+        self.fc.bias.fill_(0.0)
+
+    def forward(self, x):
+        return self.fc(x)
+
+head = Head()
+""", line=6, fixed="""\
+import torch
+class Head(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 2)
+        with torch.no_grad():
+            self.fc.bias.fill_(0.0)
+
+    def forward(self, x):
+        return self.fc(x)
+
+head = Head()
+"""),
+    Example(code="""\
+import torch
+emb = torch.randn(5, 3, requires_grad=True)
+emb[0] = 0.0
+emb.sum().backward()
+""", line=3, fixed="""\
+import torch
+emb = torch.randn(5, 3, requires_grad=True)
+with torch.no_grad():
+    emb[0] = 0.0
+emb.sum().backward()
+"""),
+)
+
+GOOD = (
+    Example(code="""\
+import torch
+w = torch.randn(3, 2, requires_grad=True)
+with torch.no_grad():
+    w.mul_(0.01)
+(torch.randn(4, 3) @ w).sum().backward()
+"""),
+    Example(code="""\
+import torch
+fc = torch.nn.Linear(4, 2)
+torch.nn.init.zeros_(fc.bias)
+fc(torch.randn(3, 4)).sum().backward()
+"""),
+)
+
+
+def _run(ev: Evidence, ops) -> tuple[int, ...]:
+    """The failing write and the in-place writes right below it (`w -= ...; b -= ...`)."""
+    lines = {op.line for op in ops}
+    run = [ev.line]
+    while run[-1] + 1 in lines:
+        run.append(run[-1] + 1)
+    return tuple(run)
+
+
+def match(ev: Evidence) -> Hit | None:
+    if ev.line is None:
+        return None
+    ops = read_errors(ev.capture.source).inplace
+    here = [op for op in ops if op.line == ev.line]
+    op = here[0] if here else None
+    name = op.target if op else "?"
+    text_ = op.text if op else ev.code.line_text(ev.line)
+    grads = f"{name}.grad" in text_ or "grad" in text_
+    variant = "update" if grads and op and op.kind == "augassign" else "view" if ev.symptom.get("view") else ""
+    run = _run(ev, ops)
+    return Hit(CAUSE, ev.line, 0.95, facts=(("op", text_), ("name", name), ("line", str(ev.line)),
+                                            ("lines", ",".join(map(str, run)))), variant=variant)
+
+
+def fixes(hit: Hit, ev: Evidence, lang: str):
+    source = ev.capture.source
+    run = tuple(int(x) for x in hit.fact("lines").split(",") if x)
+    return fixes_of(
+        make_fix("init_under_no_grad", text("fix.init_under_no_grad", lang), source, init_under_no_grad(source, run)),
+        make_fix("init_under_no_grad", text("fix.init_under_no_grad", lang), source, init_under_no_grad(source, (hit.line,))),
+    )

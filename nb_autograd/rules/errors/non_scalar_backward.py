@@ -1,0 +1,119 @@
+"""backward() was called without `gradient=` on a tensor that is not a single number."""
+from __future__ import annotations
+
+from ...evidence import Evidence
+from ...fixes.line_edit import fixes_of, make_fix
+from ...fixes.reduce_to_scalar import reduce_to_scalar
+from ...i18n import text
+from ..base import Example, Hit
+
+CAUSE = "non_scalar_backward"
+SYMPTOM = "non_scalar"
+
+BAD = (
+    Example(code="""\
+import torch
+model = torch.nn.Linear(4, 1)
+criterion = torch.nn.MSELoss(reduction="none")
+loss = criterion(model(torch.randn(8, 4)), torch.randn(8, 1))
+loss.backward()
+""", line=5, fixed="""\
+import torch
+model = torch.nn.Linear(4, 1)
+criterion = torch.nn.MSELoss(reduction="none")
+loss = criterion(model(torch.randn(8, 4)), torch.randn(8, 1))
+loss.mean().backward()
+"""),
+    Example(code="""\
+import torch
+x = torch.linspace(-1, 1, 5, requires_grad=True)
+y = x ** 3
+y.backward()
+print(x.grad)
+""", line=4, fixed="""\
+import torch
+x = torch.linspace(-1, 1, 5, requires_grad=True)
+y = x ** 3
+y.sum().backward()
+print(x.grad)
+"""),
+    Example(code="""\
+import torch
+def train_step(model, x, y):
+    err = (model(x) - y) ** 2
+    err.backward()
+
+net = torch.nn.Linear(3, 2)
+for batch in range(2):
+    train_step(net, torch.randn(4, 3), torch.randn(4, 2))
+""", line=4, fixed="""\
+import torch
+def train_step(model, x, y):
+    err = (model(x) - y) ** 2
+    err.mean().backward()
+
+net = torch.nn.Linear(3, 2)
+for batch in range(2):
+    train_step(net, torch.randn(4, 3), torch.randn(4, 2))
+"""),
+    Example(code="""\
+import torch
+w = torch.randn(3, requires_grad=True)
+out = w * torch.arange(3.0)
+(g,) = torch.autograd.grad(out, w)
+""", line=4, fixed="""\
+import torch
+w = torch.randn(3, requires_grad=True)
+out = w * torch.arange(3.0)
+(g,) = torch.autograd.grad(out.sum(), w)
+"""),
+)
+
+GOOD = (
+    Example(code="""\
+import torch
+model = torch.nn.Linear(4, 1)
+loss = torch.nn.functional.mse_loss(model(torch.randn(8, 4)), torch.randn(8, 1))
+loss.backward()
+"""),
+    Example(code="""\
+import torch
+x = torch.linspace(-1, 1, 5, requires_grad=True)
+y = x ** 3
+y.backward(gradient=torch.ones_like(y))
+"""),
+)
+
+_PER_ELEMENT = ("reduction", "loss", "err", "mse", "l1", "cross_entropy", "nll", "bce", "criterion", "** 2", ".pow(2)")
+
+
+def _how(ev: Evidence, names: frozenset[str], line: int) -> str:
+    """`.mean()` when the tensor is a per-element loss (reduction='none', squared error), else `.sum()`."""
+    made = [a for n in names for a in ev.code.assigns_to(n) if a.line <= line]
+    texts = [ev.code.line_text(a.line) for a in made] + [ev.code.line_text(line)]
+    texts += [ev.code.line_text(c.line) for a in made for c in ev.code.calls if a.call and c.func.endswith(a.call)
+              and c.line < a.line]
+    joined = " ".join(texts).lower()
+    return "mean" if any(k in joined for k in _PER_ELEMENT) or "'none'" in joined or '"none"' in joined else "sum"
+
+
+def match(ev: Evidence) -> Hit | None:
+    site = ev.backward_site
+    if ev.line is None:
+        return None
+    names = site.names if site else frozenset()
+    how = _how(ev, names, ev.line)
+    return Hit(CAUSE, ev.line, 0.9 if site else 0.5,
+               facts=(("name", site.receiver if site else "?"), ("line", str(ev.line)), ("how", f".{how}()")),
+               variant="per_element" if how == "mean" else "")
+
+
+def fixes(hit: Hit, ev: Evidence, lang: str):
+    source, line = ev.capture.source, hit.line
+    first = hit.fact("how").strip(".()") or "mean"
+    other = "sum" if first == "mean" else "mean"
+    return fixes_of(
+        make_fix(f"reduce_{first}", text(f"fix.reduce_{first}", lang), source, reduce_to_scalar(source, line, first)),
+        make_fix(f"reduce_{other}", text(f"fix.reduce_{other}", lang), source, reduce_to_scalar(source, line, other)),
+        make_fix("pass_gradient", text("fix.pass_gradient", lang), source, reduce_to_scalar(source, line, "gradient")),
+    )

@@ -1,0 +1,114 @@
+"""A tensor still attached to the graph was converted to NumPy."""
+from __future__ import annotations
+
+import ast
+
+from ...evidence import Evidence
+from ...fixes.detach_numpy import detach_numpy
+from ...fixes.line_edit import fixes_of, make_fix
+from ...i18n import text
+from ..base import Example, Hit
+
+CAUSE = "numpy_on_grad_tensor"
+SYMPTOM = "numpy_on_grad"
+
+BAD = (
+    Example(code="""\
+import torch
+model = torch.nn.Linear(3, 1)
+pred = model(torch.randn(5, 3))
+values = pred.numpy()
+""", line=4, fixed="""\
+import torch
+model = torch.nn.Linear(3, 1)
+pred = model(torch.randn(5, 3))
+values = pred.detach().cpu().numpy()
+"""),
+    Example(code="""\
+import torch
+model = torch.nn.Linear(3, 1)
+history = []
+for epoch in range(3):
+    loss = model(torch.randn(8, 3)).pow(2).mean()
+    loss.backward()
+    history.append(loss.numpy())
+""", line=7, fixed="""\
+import torch
+model = torch.nn.Linear(3, 1)
+history = []
+for epoch in range(3):
+    loss = model(torch.randn(8, 3)).pow(2).mean()
+    loss.backward()
+    history.append(loss.detach().cpu().numpy())
+"""),
+    Example(code="""\
+import numpy as np
+import torch
+class Probe:
+    def __init__(self, layer):
+        self.layer = layer
+
+    def snapshot(self):
+        return np.asarray(self.layer.weight)
+
+probe = Probe(torch.nn.Linear(2, 2))
+w = probe.snapshot()
+""", line=8, fixed="""\
+import numpy as np
+import torch
+class Probe:
+    def __init__(self, layer):
+        self.layer = layer
+
+    def snapshot(self):
+        return np.asarray(self.layer.weight.detach().cpu().numpy())
+
+probe = Probe(torch.nn.Linear(2, 2))
+w = probe.snapshot()
+"""),
+)
+
+GOOD = (
+    Example(code="""\
+import torch
+model = torch.nn.Linear(3, 1)
+values = model(torch.randn(5, 3)).detach().numpy()
+"""),
+    Example(code="""\
+import torch
+model = torch.nn.Linear(3, 1)
+with torch.no_grad():
+    values = model(torch.randn(5, 3)).numpy()
+"""),
+)
+
+
+def _site(ev: Evidence) -> tuple[str, str, str]:
+    """(variant, expression or call, argument) for the conversion written at the failing line."""
+    try:
+        tree = ast.parse(ev.code.line_text(ev.line))
+    except SyntaxError:
+        return "", ev.code.line_text(ev.line), ""
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    explicit = [c for c in calls if isinstance(c.func, ast.Attribute) and c.func.attr == "numpy"]
+    if explicit:
+        return "", ast.unparse(explicit[0]), ""
+    for call in calls:
+        for arg in call.args:
+            if isinstance(arg, (ast.Name, ast.Attribute, ast.Subscript)):
+                return "implicit", ast.unparse(call), ast.unparse(arg)
+    return "", ev.code.line_text(ev.line), ""
+
+
+def match(ev: Evidence) -> Hit | None:
+    if ev.line is None:
+        return None
+    variant, expr, arg = _site(ev)
+    return Hit(CAUSE, ev.line, 0.95, facts=(("expr", expr), ("call", expr), ("arg", arg), ("line", str(ev.line))),
+               variant=variant)
+
+
+def fixes(hit: Hit, ev: Evidence, lang: str):
+    source = ev.capture.source
+    patched = detach_numpy(source, hit.line, hit.fact("arg") or None)
+    return fixes_of(make_fix("detach_numpy", text("fix.detach_numpy", lang), source, patched))

@@ -1,0 +1,21 @@
+"""The shared plumbing: statements by line, diffs with headers, detach parenthesising."""
+import libcst as cst
+
+from nb_autograd.fixes.cst import code_of, detached, expr, load, unified_diff
+
+
+def test_statement_at_a_line_is_the_innermost():
+    tree = load("for i in x:\n    if i:\n        y = 1\n")
+    assert isinstance(tree.statement(2), cst.If) and isinstance(tree.statement(3), cst.SimpleStatementLine)
+    assert load("x = (") is None
+
+
+def test_diff_has_headers_even_without_a_final_newline():
+    d = unified_diff("a\nb", "a\nc")
+    assert d.startswith("--- a/cell\n+++ b/cell\n@@ ") and d.endswith("+c\n")
+
+
+def test_detached_parenthesises_loose_expressions():
+    assert code_of(detached(expr("x"))) == "x.detach()"
+    assert code_of(detached(expr("a * b"))) == "(a * b).detach()"
+    assert code_of(detached(expr("(a * b)"))) == "(a * b).detach()"

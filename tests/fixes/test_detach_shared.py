@@ -1,0 +1,20 @@
+"""detach_shared: the shared tensor is detached on the first loss's lines only."""
+from nb_autograd.fixes.detach_shared import detach_shared
+
+SRC = ("fake = G(z)\n"
+       "d_loss = bce(D(real), ones) + bce(D(fake), zeros)  # D step\n"
+       "d_loss.backward()\n"
+       "g_loss = bce(D(fake), ones)\n"
+       "g_loss.backward()\n")
+
+
+def test_detaches_only_in_the_first_loss():
+    got = detach_shared(SRC, name="fake", lines=(2, 3))
+    assert got == SRC.replace("D(fake), zeros", "D(fake.detach()), zeros")
+    assert "bce(D(fake), ones)" in got
+
+
+def test_idempotent():
+    once = detach_shared(SRC, name="fake", lines=(2, 3))
+    assert detach_shared(once, name="fake", lines=(2, 3)) is None
+    assert detach_shared(SRC, name="other", lines=(2, 3)) is None

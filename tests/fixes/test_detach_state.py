@@ -1,0 +1,25 @@
+"""detach_state: the right form for the state (tensor, pair, tuple, maybe None, unknown)."""
+from nb_autograd.fixes.detach_state import detach_state
+
+
+def patch(init, call, names, **kw):
+    src = f"{init}\nfor b in range(3):\n    # step\n    {call}\n"
+    return detach_state(src, loop_line=2, line=4, names=names, **kw)
+
+
+def test_forms():
+    assert "    hidden = hidden.detach()\n    # step\n" in patch("hidden = z", "out, hidden = gru(x, hidden)", ("hidden",))
+    assert "    h, c = h.detach(), c.detach()\n" in patch("h, c = z, z", "h, c = cell(x, (h, c))", ("h", "c"))
+    assert "hidden = tuple(s.detach() for s in hidden)\n" in patch("hidden = (z, z)", "out, hidden = net(x, hidden)", ("hidden",))
+    assert "hidden = tuple(s.detach() for s in hidden)\n" in patch("hidden = z", "out, hidden = self.lstm(x, hidden)", ("hidden",))
+    assert "    if hidden is not None:\n        hidden = hidden.detach()\n" in patch("hidden = None", "out, hidden = rnn(x, hidden)", ("hidden",))
+    assert "if isinstance(hidden, tuple) else hidden.detach()" in patch("hidden = z", "out, hidden = model(x, hidden)", ("hidden",))
+    assert "    self.hidden = self.hidden.detach()\n" in patch("self.hidden = z", "out, self.hidden = self.rnn(x, self.hidden)", ("self.hidden",))
+    assert "hidden = tuple(" in patch("hidden = z", "out, hidden = model(x, hidden)", ("hidden",), as_tuple=True)
+
+
+def test_idempotent_and_inside_the_loop_only():
+    src = "hidden = z\nfor b in range(3):\n    out, hidden = gru(x, hidden)\n"
+    once = detach_state(src, loop_line=2, line=3, names=("hidden",))
+    assert detach_state(once, loop_line=2, line=3, names=("hidden",)) is None
+    assert detach_state(src, loop_line=2, line=1, names=("hidden",)) is None

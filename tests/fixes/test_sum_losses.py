@@ -1,0 +1,17 @@
+"""sum_losses: one backward on the sum, only when nothing between the calls uses gradients."""
+from nb_autograd.fixes.sum_losses import sum_losses
+
+SRC = "m = y.sum()\nn = (y * 3).sum()\n# both\nm.backward()\nn.backward()\nprint(x.grad)\n"
+
+
+def test_sums_at_the_first_place():
+    assert sum_losses(SRC, first_line=4, line=5) == "m = y.sum()\nn = (y * 3).sum()\n# both\n(m + n).backward()\nprint(x.grad)\n"
+
+
+def test_idempotent_and_safe():
+    assert sum_losses(sum_losses(SRC, first_line=4, line=5), first_line=4, line=5) is None
+    stepping = "m.backward()\nopt.step()\nn.backward()\n"
+    assert sum_losses(stepping, first_line=1, line=3) is None
+    made_after = "m.backward()\nn = y.sum()\nn.backward()\n"
+    assert sum_losses(made_after, first_line=1, line=3) is None
+    assert sum_losses("m.backward(g)\nn.backward()\n", first_line=1, line=2) is None

@@ -1,0 +1,17 @@
+"""wrap_no_grad: the statement moves into `with torch.no_grad():`, its comments with it."""
+from nb_autograd.fixes.wrap_no_grad import wrap_no_grad
+
+SRC = "import torch as T\nfor e in range(2):\n    # reference\n    ref = net(x)  # once\n    run(ref)\n"
+
+
+def test_wraps_with_the_users_alias_and_keeps_comments():
+    assert wrap_no_grad(SRC, line=4) == (
+        "import torch as T\nfor e in range(2):\n    # reference\n    with T.no_grad():\n"
+        "        ref = net(x)  # once\n    run(ref)\n")
+
+
+def test_idempotent_and_needs_torch():
+    once = wrap_no_grad(SRC, line=4)
+    assert wrap_no_grad(once, line=4) is None and wrap_no_grad(once, line=5) is None
+    assert wrap_no_grad("ref = net(x)\n", line=1) is None  # no torch import to name
+    assert wrap_no_grad(SRC, line=9) is None
