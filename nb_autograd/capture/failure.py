@@ -76,11 +76,10 @@ def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tu
                 if node is None or path in found:
                     continue
                 nid = node_id(node)
-                if nid not in failing:
-                    continue
                 is_stale = nid in stale
                 reaches = is_stale or any(node_id(n) in stale for n in walk([node], REACH_LIMIT))
-                found[path] = Holder(path, nid, is_stale, reaches)
+                if nid in failing or reaches:  # e.g. a memory bank already refreshed this step
+                    found[path] = Holder(path, nid, is_stale, reaches)
     return tuple(found.values())
 
 

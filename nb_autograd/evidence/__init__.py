@@ -36,18 +36,28 @@ class Evidence:
         return None
 
     @cached_property
-    def scopes(self) -> tuple[tuple[int, int, bool], ...]:
-        """(first, last line, is_function) of each loop and def around the failing stack."""
+    def scopes(self) -> tuple[tuple[int, int, str], ...]:
+        """(first, last line, kind) around the failure: "loop" for loops on the failing stack,
+        "call" for defs on it (their locals flow through arguments and returns), "def" for the
+        other defs of the cell a loop may call (a forward(): only the attributes it keeps
+        outlive the call). Constructors run once, so they are left out."""
         if not self.failure:
             return ()
-        out = set()
+        out: dict[tuple[int, int], str] = {}
         for line in self.failure.stack_lines:
-            out.update((l.line, l.end_line, False) for l in self.code.loops_at(line))
-            out.update((f.line, f.end_line, True) for f in self.code.functions if f.line < line <= f.end_line)
-        return tuple(sorted(out))
+            out.update({(l.line, l.end_line): "loop" for l in self.code.loops_at(line)})
+        if not out:
+            return ()
+        for f in self.code.functions:
+            on_stack = any(f.line < line <= f.end_line for line in self.failure.stack_lines)
+            if on_stack or f.name != "__init__":
+                out.setdefault((f.line, f.end_line), "call" if on_stack else "def")
+        return tuple(sorted((first, last, kind) for (first, last), kind in out.items()))
 
-    def in_loop_scope(self, line: int) -> bool:
-        return any(a <= line <= b for a, b, _ in self.scopes)
+    def in_loop_scope(self, line: int, name: str | None = None) -> bool:
+        """Inside a loop around the failure or a def it calls; in a def off the failing
+        stack only an attribute (dotted `name`) outlives the call."""
+        return any(a <= line <= b and (kind != "def" or name is None or "." in name) for a, b, kind in self.scopes)
 
     @cached_property
     def backward_site(self):
@@ -57,10 +67,10 @@ class Evidence:
     def carried(self, name: str) -> bool:
         """Read before it is (re)assigned in a loop around the failure, or, for attributes and
         globals, in a function on the failing stack: its value crosses iterations."""
-        for first, last, is_function in self.scopes:
-            if is_function and "." not in name:
+        for first, last, kind in self.scopes:
+            if kind != "loop" and "." not in name:
                 continue
-            inside = [a.line for a in self.code.assigns_to(name) if first < a.line <= last or (not is_function and a.line == first)]
+            inside = [a.line for a in self.code.assigns_to(name) if first < a.line <= last or (kind == "loop" and a.line == first)]
             reads = [r for r in self.code.read_lines(name) if first <= r <= last]
             if inside and any(r <= min(inside) for r in reads):
                 return True
@@ -93,6 +103,24 @@ class Evidence:
         return next((c for c in self.earlier_calls if roots and roots <= set(c.root_ids)), None)
 
     @cached_property
+    def repeated_root_before_loop(self) -> tuple[str, int] | None:
+        """The loop re-runs backward from a tensor made once before it: (name, line made)."""
+        first, site, loop, call = self.same_root_call, self.backward_site, self.loop, self.failing_call
+        if not (first and site and loop and call) or first.stack_lines != call.stack_lines:
+            return None
+        for name in sorted(site.names):
+            assigns = self.code.assigns_to(name)
+            before = [a.line for a in assigns if a.line < loop.line]
+            if before and not any(loop.contains(a.line) for a in assigns):
+                return name, max(before)
+        return None
+
+    @property
+    def freed_by_grad_only(self) -> bool:
+        """Every call that freed the reused part was autograd.grad (grad() then backward())."""
+        return bool(self.freeing_calls) and all(c.kind == "grad" for c in self.freeing_calls)
+
+    @cached_property
     def freed_in_same_pass(self) -> bool:
         """The freeing backward ran after this backward's previous run (or it has none) and
         from another line: two backward calls in one pass, not one call across iterations."""
@@ -107,15 +135,24 @@ class Evidence:
     def holders(self) -> tuple[Holder, ...]:
         return self.failure.holders if self.failure else ()
 
+    def holders_of(self, name: str) -> tuple[Holder, ...]:
+        """Holders for a dotted name or its items (`temp` matches `temp[0]`); `self.x` in a
+        method matches the attribute on whatever object the frames hold (`model.x`)."""
+        def matches(path: str) -> bool:
+            if path == name or path.startswith(name + "["):
+                return True
+            return name.startswith("self.") and "." in path and (
+                path.split(".", 1)[1] == name[5:] or path.split(".", 1)[1].startswith(name[5:] + "["))
+        return tuple(h for h in self.holders if matches(h.path))
+
     def holder(self, name: str) -> Holder | None:
-        """The holder for a dotted name or any item of it (`temp` matches `temp[0]`)."""
-        return next((h for h in self.holders if h.path == name or h.path.startswith(name + "[")), None)
+        return next(iter(self.holders_of(name)), None)
 
     def stale_holder(self, name: str) -> bool:
-        return any(h.stale for h in self.holders if h.path == name or h.path.startswith(name + "["))
+        return any(h.stale for h in self.holders_of(name))
 
     def reaches_stale(self, name: str) -> bool:
-        return any(h.reaches_stale for h in self.holders if h.path == name or h.path.startswith(name + "["))
+        return any(h.reaches_stale for h in self.holders_of(name))
 
     @property
     def has_runtime_staleness(self) -> bool:
@@ -133,4 +170,6 @@ class Evidence:
 def build(capture: Capture) -> Evidence:
     failure = capture.failure
     symptom = classify(failure.error_type, failure.message) if failure else None
+    if failure is None and capture.silent:  # the watcher saw problems though nothing raised
+        symptom = Symptom("silent")
     return Evidence(capture=capture, code=read_code(capture.source), symptom=symptom)

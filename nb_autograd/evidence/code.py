@@ -123,7 +123,16 @@ def names_read(node: ast.AST) -> frozenset[str]:
             while name:
                 out.add(name)
                 name = name.rpartition(".")[0]
+        elif isinstance(sub, ast.Subscript) and isinstance(sub.ctx, ast.Load) and keyed(sub):
+            out.add(keyed(sub))
     return frozenset(out)
+
+
+def keyed(node: ast.AST) -> str | None:
+    """`meter['total']` for a subscript with a constant key, so a dict slot reads like a name."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and dotted(node.value):
+        return f"{dotted(node.value)}[{node.slice.value!r}]"
+    return None
 
 
 def _target_names(node: ast.AST) -> list[str]:
@@ -132,7 +141,8 @@ def _target_names(node: ast.AST) -> list[str]:
     if isinstance(node, (ast.Name, ast.Attribute, ast.Starred)):
         name = dotted(node)
         return [name] if name else []
-    return []
+    name = keyed(node)
+    return [name] if name else []
 
 
 def _is_detached(value: ast.AST) -> bool:
@@ -263,6 +273,11 @@ class _Reader(ast.NodeVisitor):
     def visit_Name(self, node):
         if isinstance(node.ctx, ast.Load):
             self.reads.append((node.id, node.lineno))
+
+    def visit_Subscript(self, node):
+        if isinstance(node.ctx, ast.Load) and keyed(node):
+            self.reads.append((keyed(node), node.lineno))
+        self.generic_visit(node)
 
     def visit_Attribute(self, node):
         if isinstance(node.ctx, ast.Load):

@@ -1,5 +1,6 @@
 """retain_graph=True on the earlier backward()/autograd.grad() call: a second pass through
-the same graph becomes possible, at the price of keeping every saved tensor alive."""
+the same graph becomes possible, at the price of keeping every saved tensor alive.
+With keyword="create_graph" it makes a gradient penalty differentiable instead."""
 from __future__ import annotations
 
 import libcst as cst
@@ -7,7 +8,7 @@ import libcst as cst
 from .cst import backward_call, calls_in, dotted, load
 
 
-def add_retain_graph(source: str, *, line: int) -> str | None:
+def add_retain_graph(source: str, *, line: int, keyword: str = "retain_graph") -> str | None:
     tree = load(source)
     stmt = tree and tree.statement(line, cst.SimpleStatementLine)
     if stmt is None:
@@ -21,16 +22,16 @@ def add_retain_graph(source: str, *, line: int) -> str | None:
     positional = [a for a in call.args if a.keyword is None]
     if any(a.star for a in call.args) or len(positional) > limit:
         return None
-    keyword = next((a for a in call.args if a.keyword and a.keyword.value == "retain_graph"), None)
-    if keyword is not None:
-        if isinstance(keyword.value, cst.Name) and keyword.value.value == "True":
+    given = next((a for a in call.args if a.keyword and a.keyword.value == keyword), None)
+    if given is not None:
+        if isinstance(given.value, cst.Name) and given.value.value == "True":
             return None
-        new_args = [a.with_changes(value=cst.Name("True")) if a is keyword else a for a in call.args]
+        new_args = [a.with_changes(value=cst.Name("True")) if a is given else a for a in call.args]
     else:
         args = list(call.args)
         if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:
             args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-        new_args = [*args, cst.Arg(keyword=cst.Name("retain_graph"), value=cst.Name("True"),
+        new_args = [*args, cst.Arg(keyword=cst.Name(keyword), value=cst.Name("True"),
                                    equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
                                                          whitespace_after=cst.SimpleWhitespace("")))]
     return tree.replace(stmt, stmt.deep_replace(call, call.with_changes(args=new_args)))

@@ -11,7 +11,8 @@ from ..report import Fix
 from .cst import parses, unified_diff
 
 KINDS = ("add_detach", "detach_state", "wrap_no_grad", "move_backward_after_loop", "use_item",
-         "sum_losses", "detach_shared", "remove_repeated_backward", "add_retain_graph", "move_into_loop")
+         "sum_losses", "detach_shared", "remove_repeated_backward", "add_retain_graph", "move_into_loop",
+         "add_create_graph")
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,7 @@ def _accumulators(ev: Evidence) -> dict[str, int]:
     """Names accumulated (x += ..., x = x + ...) inside the loop and carried across it."""
     out: dict[str, int] = {}
     for a in ev.code.assigns:
-        if a.accumulates and not a.detached and ev.in_loop_scope(a.line) and ev.carried(a.targets[0]):
+        if a.accumulates and not a.detached and ev.in_loop_scope(a.line, a.targets[0]) and ev.carried(a.targets[0]):
             out.setdefault(a.targets[0], a.line)
     return out
 

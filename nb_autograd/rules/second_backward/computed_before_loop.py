@@ -107,6 +107,12 @@ def before_loop_names(ev: Evidence) -> list[tuple[str, int]]:
 
 
 def match(ev: Evidence) -> Hit | None:
+    repeated = ev.repeated_root_before_loop
+    if repeated:  # the loss itself was built once, before the loop
+        name, line = repeated
+        return Hit(CAUSE, line, 0.9, facts=(("name", name), ("line", str(line)), ("loop_line", str(ev.loop.line)),
+                                            ("backward_line", str(ev.line))),
+                   related=(("loop", ev.loop.line), ("backward", ev.line)), variant="loss")
     if ev.same_root_call or ev.freed_in_same_pass or ev.backward_site is None:
         return None
     candidates = before_loop_names(ev)
@@ -137,4 +143,7 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
     only_here = bool(root) and root not in {"torch", "F", "nn"} and loop is not None and \
         not any(loop.contains(r) for r in ev.code.read_lines(root))
     plans = [plan("wrap_no_grad", line=hit.line), plan("move_into_loop", line=hit.line, loop_line=loop_line)]
+    if hit.variant == "loss":  # a loss under no_grad could not be backpropagated at all
+        return build(ev.capture.source, lang, [plan("move_into_loop", title="recompute_in_loop", line=hit.line,
+                                                    loop_line=loop_line)])
     return build(ev.capture.source, lang, plans[::-1] if only_here else plans)

@@ -41,17 +41,25 @@ loss.backward()
 """),
     Example(code="""\
 import torch
-w = torch.ones(4, requires_grad=True)
-loss = (w * w).exp().sum()
-for step in range(3):
-    loss.backward()
-""", line=5, fixed="""\
+torch.manual_seed(0)
+critic = torch.nn.Sequential(torch.nn.Linear(2, 8), torch.nn.Softplus(), torch.nn.Linear(8, 1))
+x = torch.randn(4, 2, requires_grad=True)
+score = critic(x)
+(grad_x,) = torch.autograd.grad(score.sum(), x)
+penalty = ((grad_x.norm(dim=1) - 1) ** 2).mean()
+loss = -score.mean() + penalty
+loss.backward()
+""", line=9, note="grad() without create_graph freed the critic graph that backward() needs", fixed="""\
 import torch
-w = torch.ones(4, requires_grad=True)
-for step in range(3):
-    loss = (w * w).exp().sum()
-    loss.backward()
-""", note="the loss is built once and backpropagated in every step"),
+torch.manual_seed(0)
+critic = torch.nn.Sequential(torch.nn.Linear(2, 8), torch.nn.Softplus(), torch.nn.Linear(8, 1))
+x = torch.randn(4, 2, requires_grad=True)
+score = critic(x)
+(grad_x,) = torch.autograd.grad(score.sum(), x, create_graph=True)
+penalty = ((grad_x.norm(dim=1) - 1) ** 2).mean()
+loss = -score.mean() + penalty
+loss.backward()
+"""),
 )
 
 GOOD = (
@@ -75,13 +83,28 @@ loss.backward()
 def match(ev: Evidence) -> Hit | None:
     first = ev.same_root_call
     site = ev.backward_site
-    if first is None:
+    if first is None and ev.freed_by_grad_only and ev.failing_call and ev.failing_call.kind == "backward":
+        first = ev.freeing_calls[0]  # grad() freed the graph this backward shares
+    if first is None or ev.repeated_root_before_loop:
         return None
     return Hit(CAUSE, ev.line, 0.97,
                facts=(("name", site.receiver if site else "loss"), ("first_line", str(first.line or "?")),
                       ("line", str(ev.line)), ("first_kind", first.kind)),
                related=(("first_backward", first.line),) if first.line else (),
                variant="in_loop" if ev.loop and first.stack_lines == ev.failing_call.stack_lines else first.kind)
+
+
+def _grad_feeds_loss(ev: Evidence, grad_line: int) -> bool:
+    """Is what autograd.grad() returned at `grad_line` part of the loss backpropagated later?"""
+    site = ev.backward_site
+    made = {n for a in ev.code.assigns if a.line == grad_line for n in a.targets}
+    if site is None or not made:
+        return False
+    names = set(site.names)
+    for a in sorted(ev.code.assigns, key=lambda a: -a.line):
+        if grad_line < a.line <= site.line and set(a.targets) & names:
+            names |= a.reads
+    return bool(made & names)
 
 
 def fixes(hit: Hit, ev: Evidence, lang: str):
@@ -96,6 +119,8 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
         if made:
             plans.append(plan("move_into_loop", title="recompute_in_loop", line=made[-1], loop_line=ev.loop.line))
     elif hit.variant == "grad" and first:
+        if _grad_feeds_loss(ev, first):  # a gradient penalty: its backward must go through grad()
+            plans.append(plan("add_create_graph", line=first))
         plans.append(plan("add_retain_graph", line=first))
     elif hit.line:
         plans.append(plan("remove_repeated_backward", line=hit.line))

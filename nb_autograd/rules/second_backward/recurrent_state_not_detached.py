@@ -91,10 +91,10 @@ def recurrent_states(ev: Evidence) -> list[tuple[str, int, str]]:
     """(name, line, callee) of carried names re-assigned from a call that also takes them."""
     found = []
     for a in ev.code.assigns:
-        if a.call is None or a.detached or not ev.in_loop_scope(a.line):
+        if a.call is None or a.detached:
             continue
         for name in a.targets:
-            if name in a.call_args and ev.carried(name) and (STATE_NAME.search(name) or RECURRENT_CALL.search(a.call)):
+            if ev.in_loop_scope(a.line, name) and name in a.call_args and ev.carried(name) and (STATE_NAME.search(name) or RECURRENT_CALL.search(a.call)):
                 found.append((name, a.line, a.call))
     return found
 

@@ -109,10 +109,29 @@ def shared_tensor(ev: Evidence, first_line: int) -> tuple[str, int] | None:
     return None
 
 
+def _part_of_before_loop_tensor(ev: Evidence) -> tuple[str, int] | None:
+    """backward() on a piece (`y[0, i]`, `losses[k]`) of a tensor made once before the loop."""
+    site, loop = ev.backward_site, ev.loop
+    if site is None or loop is None or site.receiver in site.names:
+        return None
+    for name in sorted(site.names):
+        assigns = ev.code.assigns_to(name)
+        before = [a.line for a in assigns if a.line < loop.line and a.call]
+        if before and not any(loop.contains(a.line) for a in assigns) and ev.reaches_stale(name):
+            return name, max(before)
+    return None
+
+
 def match(ev: Evidence) -> Hit | None:
     site = ev.backward_site
-    if site is None or ev.same_root_call:
+    if site is None or ev.same_root_call or ev.freed_by_grad_only:
         return None
+    part = _part_of_before_loop_tensor(ev)
+    if part:
+        return Hit(CAUSE, site.line, 0.87, facts=(("line", str(site.line)), ("first_line", str(site.line)),
+                                                  ("name", site.receiver), ("shared", part[0]),
+                                                  ("shared_line", str(part[1]))),
+                   related=(("shared", part[1]),), variant="parts_in_loop")
     if ev.freed_in_same_pass:
         first_line, score = ev.freeing_calls[0].line, 0.8
     elif not ev.has_runtime_staleness:

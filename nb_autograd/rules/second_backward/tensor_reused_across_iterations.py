@@ -120,10 +120,10 @@ for step in range(3):
 
 
 def _container_sources(ev: Evidence) -> list[tuple[str, int]]:
-    loop_stores = [s for s in ev.code.stores if ev.in_loop_scope(s.line) and not s.detached]
+    loop_stores = [s for s in ev.code.stores if ev.in_loop_scope(s.line, s.container) and not s.detached]
     out = []
     for store in loop_stores:
-        if ev.has_runtime_staleness and not ev.stale_holder(store.container):
+        if ev.has_runtime_staleness and not ev.reaches_stale(store.container):
             continue
         out.append((store.container, store.line))
     return out
@@ -132,16 +132,16 @@ def _container_sources(ev: Evidence) -> list[tuple[str, int]]:
 def _carried_sources(ev: Evidence, skip: set[str]) -> list[tuple[str, int]]:
     out = []
     for a in ev.code.assigns:
-        if not ev.in_loop_scope(a.line) or a.detached or a.no_grad:
+        if a.detached or a.no_grad:
             continue
         for name in a.targets:
-            if name in skip or not ev.carried(name):
+            if not ev.in_loop_scope(a.line, name) or name in skip or not ev.carried(name):
                 continue
             if ev.has_runtime_staleness and not (ev.stale_holder(name) or ev.reaches_stale(name)):
                 continue
             if not ev.has_runtime_staleness and not (a.reads - {name}):
                 continue
-            out.append((name, max(b.line for b in ev.code.assigns_to(name) if ev.in_loop_scope(b.line))))
+            out.append((name, max(b.line for b in ev.code.assigns_to(name) if ev.in_loop_scope(b.line, name))))
     return out
 
 
