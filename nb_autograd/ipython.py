@@ -87,7 +87,8 @@ class Extension:
             self.last_report = report
             show(report, shell)
         except Exception as exc:  # one line, never a second traceback
-            print(text("ui.internal_error", error=f"{type(exc).__name__}: {exc}"), file=sys.stderr)
+            reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
+            print(text("ui.internal_error", error=reason), file=sys.stderr)
         finally:
             value = tb = None
         return None
@@ -113,7 +114,7 @@ class Extension:
         filename = self.shell.compile.cache(transformed, self.shell.execution_count, raw_code=cell)
         code = compile(transformed, filename, "exec")
         self.watch_filenames.add(filename)
-        watcher = Watcher(filename)
+        watcher = Watcher(filename, top_code=code)
         RECORDER.reset()
         try:
             watcher.start()
@@ -129,7 +130,7 @@ class Extension:
             watcher.stop()
         calls = RECORDER.calls(filename)
         capture = Capture(source=transformed, filename=filename, failure=None, backwards=calls, watched=True,
-                          silent=watcher.silent_findings(calls))
+                          silent=watcher.silent_findings(calls, self.shell.user_ns))
         report = analyze(capture, lang, cell_id=_cell_id(self.shell))
         if report.findings:
             self.last_report = report

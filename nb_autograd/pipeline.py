@@ -15,13 +15,12 @@ def analyze(capture: Capture, lang: str | None = None, cell_id: str | None = Non
     hits = run_rules(evidence)
     diagnoses = explain(hits, evidence, lang)
     findings = ()
-    if capture.failure is None and capture.silent:
-        from .silent import explain_findings
-        findings = explain_findings(capture, evidence, lang)
+    if evidence.symptom is not None and evidence.symptom.id == "silent":  # no error: findings
+        diagnoses, findings = (), diagnoses
     return Report(error=error_line(capture), diagnoses=diagnoses, source=capture.source, lang=lang,
                   graph=capture.failure.graph if capture.failure else None,
                   trace=trace_sentence(evidence, lang), watched=capture.watched, cell_id=cell_id,
-                  findings=findings)
+                  findings=findings, capture=capture)
 
 
 def diagnose(source: str, *, lang: str = "en", watch: bool = True, filename: str = "<nb_autograd>") -> Report:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .capture.records import GraphSnapshot
+from .capture.records import Capture, GraphSnapshot
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,7 @@ class Report:
     watched: bool = False
     cell_id: str | None = None
     findings: tuple[Diagnosis, ...] = field(default=())  # silent problems (no exception)
+    capture: Capture | None = field(default=None, repr=False, compare=False)  # plain records, to re-explain in another language
 
     @property
     def top(self) -> Diagnosis | None:

@@ -12,6 +12,7 @@ import sys
 import sysconfig
 import threading
 from collections import deque
+from functools import lru_cache
 
 import torch
 import torch.autograd.graph as _graph
@@ -25,6 +26,7 @@ _LIBRARY_DIRS = tuple({os.path.realpath(p) + os.sep for p in (
     os.path.dirname(os.path.dirname(os.path.abspath(__file__))), os.path.dirname(torch.__file__))})
 
 
+@lru_cache(maxsize=4096)  # realpath per frame per backward was most of the recorder's cost
 def is_user_file(filename: str) -> bool:
     """Cells and user scripts, not torch, IPython, the stdlib or this package."""
     if filename.startswith("<frozen") or filename.startswith("<string"):

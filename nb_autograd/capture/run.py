@@ -25,7 +25,7 @@ def run_source(source: str, filename: str = "<nb_autograd>", watch: bool = True)
     watcher = None
     if watch:
         from .watch import Watcher
-        watcher = Watcher(filename)
+        watcher = Watcher(filename, top_code=code)
     RECORDER.acquire()
     RECORDER.reset()
     failure = None
@@ -43,10 +43,10 @@ def run_source(source: str, filename: str = "<nb_autograd>", watch: bool = True)
             if watcher is not None:
                 watcher.stop()
         calls = RECORDER.calls(filename)
+        silent = watcher.silent_findings(calls, namespace) if watcher is not None and failure is None else ()
     finally:
         RECORDER.reset()
         RECORDER.release()
         namespace.clear()
-    silent = watcher.silent_findings(calls) if watcher is not None and failure is None else ()
     return Capture(source=source, filename=filename, failure=failure, backwards=calls,
                    watched=watcher is not None, silent=silent)

@@ -1,6 +1,7 @@
 """`%%gradwatch` and `nb_autograd.watch()`: record, while a cell runs, which cell line and
 iteration created each autograd node (a TorchFunctionMode noting the sequence-number range
-each op created) and the backward calls. Nothing is kept but ints."""
+each op created), a size snapshot of the graph before each backward, and optimizer
+step / zero_grad calls. After `stop()` nothing is kept but ints."""
 from __future__ import annotations
 
 import sys
@@ -10,48 +11,101 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from .backwards import RECORDER
+from .silent import OptimizerHooks, Timeline, scan_holders, source_names
 
 _next_seq = torch._C._autograd._get_sequence_nr
+_is_compiling = torch.compiler.is_compiling
+_ZERO = torch.Tensor.zero_
+# Property reads/writes (`p.grad`, `.data`, `.shape`: most calls in an optimizer step) make no
+# graph node: return before any bookkeeping. (`.T`, `.real` do make nodes: not listed.)
+_WRAPPER = type(torch.Tensor.grad.__get__)
+_QUIET = frozenset(getattr(torch._C.TensorBase, name) for name in (
+    "size", "dim", "numel", "stride", "is_contiguous", "item", "tolist", "data_ptr", "element_size",
+    "nelement", "get_device", "is_floating_point", "storage_offset", "__len__", "__bool__") if hasattr(torch._C.TensorBase, name))
+_PLAIN = frozenset(("grad", "data", "shape", "requires_grad", "grad_fn", "is_leaf", "device", "dtype",
+                    "_version", "names", "layout", "ndim", "is_cuda", "_base", "output_nr"))
 
 
 class _ProvenanceMode(TorchFunctionMode):
-    """After each torch call, note (highest sequence number so far, line, iteration)."""
+    """After each torch call, note (sequence-number range it created, line, iteration)."""
 
     def __init__(self, watcher: "Watcher"):
         super().__init__()
         self.watcher = watcher
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        if torch.compiler.is_compiling():
-            return func(*args, **(kwargs or {}))
+        if func in _QUIET or (type(func) is _WRAPPER and getattr(func.__self__, "__name__", None) in _PLAIN) \
+                or _is_compiling():
+            return func(*args, **(kwargs or {}))  # compiling: untraceable code gave wrong results
+        if func is _ZERO:
+            self.watcher.timeline.zeroed()
         before = _next_seq()
         result = func(*args, **(kwargs or {}))
         after = _next_seq()
         if after != before:
-            self.watcher._note(after - 1, sys._getframe(1))
+            self.watcher._note(before, after - 1, sys._getframe(1))
         return result
 
 
 class Watcher:
-    """Start/stop around a cell; `origin(node_id)` answers (line, iteration) or (None, None)."""
+    """Start/stop around a cell; `origin(node_id)` answers (line, iteration) or (None, None).
 
-    def __init__(self, filename: str):
+    The iteration of an op is how many times its stack of cell lines ran before (the same
+    count `BackwardCall.iteration` uses), so a module forward defined in the cell or a helper
+    called from a loop numbers its nodes by the loop's iteration."""
+
+    def __init__(self, filename: str, top_code=None):
         self.filename = filename
-        self._ends: list[int] = []      # highest sequence number of each recorded op
-        self._origins: list[tuple[int, int]] = []
-        self._line_runs: dict[int, int] = {}
-        self._last: tuple[int, int] | None = None  # (line, lasti) of the last top-level op
+        self.top_code = top_code       # stop the frame walk here (the cell's own code object)
+        # per recorded op: (highest, lowest sequence number it made, line, iteration); one
+        # append per op, so an interrupt between two statements cannot misalign anything
+        self._records: list[tuple[int, int, int, int]] = []
+        self._runs: dict[tuple, list] = {}  # cell-line stack -> [runs, lasti, child frame]
+        self._last_key: tuple = ()
         self._mode: _ProvenanceMode | None = None
+        self.timeline = Timeline(filename, self.origin, top_code)
+        self._hooks = OptimizerHooks(self.timeline, self._suspend, self._resume)
+        self._listening = False
 
+    # install / uninstall -------------------------------------------------------------
     def start(self) -> None:
-        self._mode = _ProvenanceMode(self)
-        self._mode.__enter__()
+        try:
+            RECORDER.acquire()
+            self._listening = True
+            RECORDER.listeners.append(self.timeline.before_backward)
+            self._hooks.install()
+            self._mode = _ProvenanceMode(self)
+            self._mode.__enter__()
+        except BaseException:
+            self.stop()
+            raise
 
     def stop(self) -> None:
-        """Idempotent; safe after an exception or KeyboardInterrupt."""
+        """Idempotent; removes everything start() installed, even after an exception or a
+        KeyboardInterrupt, and drops every frame it held."""
         mode, self._mode = self._mode, None
         if mode is not None:
-            mode.__exit__(None, None, None)
+            _pop_to(mode)
+        self._hooks.uninstall()
+        if self._listening:
+            self._listening = False
+            while self.timeline.before_backward in RECORDER.listeners:
+                RECORDER.listeners.remove(self.timeline.before_backward)
+            RECORDER.release()
+        self._runs = {key: [run[0], -1, None] for key, run in self._runs.items()}  # drop frames
+        self.timeline.close()
+
+    def _suspend(self) -> bool:
+        """Take the mode off the top of the stack for a moment (False if it is not on top)."""
+        n = torch._C._len_torch_function_stack()
+        if self._mode is not None and n and torch._C._get_function_stack_at(n - 1) is self._mode:
+            torch._C._pop_torch_function_stack()
+            return True
+        return False
+
+    def _resume(self) -> None:
+        if self._mode is not None:
+            torch._C._push_on_torch_function_stack(self._mode)
 
     def __enter__(self):
         self.start()
@@ -61,29 +115,117 @@ class Watcher:
         self.stop()
         return False
 
-    def _note(self, last_seq: int, frame) -> None:
-        inner = outer = None
+    # recording -----------------------------------------------------------------------
+    def _note(self, first_seq: int, last_seq: int, frame) -> None:
+        filename, top = self.filename, self.top_code
+        lines, child, lasti, prev = [], None, -1, None
         while frame is not None:
-            if frame.f_code.co_filename == self.filename:
-                if inner is None:
-                    inner = frame.f_lineno
-                outer = frame
-            frame = frame.f_back
-        if inner is None:
+            code = frame.f_code
+            if code.co_filename == filename:
+                if not lines:
+                    child, lasti = prev, frame.f_lasti
+                lines.append(frame.f_lineno)
+                if code is top:
+                    break
+            prev, frame = frame, frame.f_back
+        if not lines:
             return
-        key = (outer.f_lineno, outer.f_lasti)
-        if self._last is None or key[0] != self._last[0] or key[1] <= self._last[1]:
-            self._line_runs[key[0]] = self._line_runs.get(key[0], 0) + 1
-        self._last = key
-        self._ends.append(last_seq)
-        self._origins.append((inner, self._line_runs[key[0]] - 1))
+        key, last = tuple(reversed(lines)), self._last_key  # outermost first
+        run = self._runs.get(key)
+        if run is None:
+            run = self._runs[key] = [0, lasti, child]
+        elif (key != last and key[:len(last)] != last and last[:len(key)] != key) or lasti < run[1] \
+                or (lasti == run[1] and (child is None or child is not run[2])):
+            run[0] += 1  # other lines ran since, the line started over, or a new call/direct op
+        run[1], run[2] = lasti, child
+        self._last_key = key
+        self._records.append((last_seq, first_seq, lines[0], run[0]))
 
     def origin(self, node_id: int) -> tuple[int | None, int | None]:
-        if node_id < 0 or not self._ends:
+        """(cell line, iteration) of the op that created node `node_id`, if recorded."""
+        if node_id < 0:
             return None, None
-        i = bisect_left(self._ends, node_id)
-        return self._origins[i] if i < len(self._ends) else (None, None)
+        records = self._records
+        i = bisect_left(records, (node_id,))
+        if i < len(records) and records[i][1] <= node_id:
+            return records[i][2], records[i][3]
+        return None, None
 
-    def silent_findings(self, calls) -> tuple:
-        """Family-C observations (filled in by the silent-problem recorder)."""
-        return ()
+    def silent_findings(self, calls=(), namespace: dict | None = None) -> tuple:
+        """Family-C observations; `namespace` (the cell's globals at its end) names holders.
+        Call after stop(), before the namespace is dropped."""
+        found = list(self.timeline.findings(calls))
+        kept = scan_holders(namespace, source_names(self.filename), self.origin, self.timeline.ranges) \
+            if namespace is not None else []
+        kept += [k for path, k in self.timeline.sampled.items() if all(path != h.path for h in kept)]
+        return tuple(found + sorted(kept, key=lambda k: -k.nodes))
+
+
+def _pop_to(mode) -> None:
+    """Pop the torch-function mode stack down to and including `mode` (modes left above it
+    by code interrupted inside its own `with`), so torch is as it was before start()."""
+    stack = [torch._C._get_function_stack_at(i) for i in range(torch._C._len_torch_function_stack())]
+    if any(m is mode for m in stack):
+        while torch._C._len_torch_function_stack() and torch._C._pop_torch_function_stack() is not mode:
+            pass
+
+
+class ScriptWatch:
+    """`with nb_autograd.watch():` watches the block in the calling file; on exit prints and
+    keeps (`.report`) the silent findings, or the explanation of an error raised inside."""
+
+    def __init__(self, frame, lang: str | None = None, quiet: bool = False, file=None):
+        self._frame = frame
+        self.filename = frame.f_code.co_filename
+        self.lang, self.quiet, self.file = lang, quiet, file
+        self.report = None
+        self._watcher = Watcher(self.filename, top_code=frame.f_code)
+
+    def __enter__(self):
+        RECORDER.reset()
+        self._watcher.start()
+        return self
+
+    def __exit__(self, etype, value, tb):
+        import linecache
+
+        from ..pipeline import analyze
+        from ..view.text import render
+        from .failure import read_failure
+        from .records import Capture
+
+        watcher, frame, self._frame = self._watcher, self._frame, None
+        watcher.stop()
+        try:
+            source = "".join(linecache.getlines(self.filename))
+            calls = RECORDER.calls(self.filename)
+            if isinstance(value, Exception):
+                failure = read_failure(value, tb, self.filename, source, RECORDER, watcher.origin)
+                capture = Capture(source, self.filename, failure, calls, watched=True)
+            else:
+                namespace = {**frame.f_globals, **frame.f_locals} if frame is not None else None
+                silent = watcher.silent_findings(calls, namespace)
+                namespace = None
+                capture = Capture(source, self.filename, None, calls, watched=True, silent=silent)
+            self.report = analyze(capture, self.lang)
+            if self.report.diagnoses or self.report.findings:
+                print(render(self.report), file=self.file or sys.stderr)
+            elif not self.quiet and value is None:
+                from ..i18n import text
+                print(text("ui.watch_clean", self.report.lang, calls=len(calls)), file=self.file or sys.stderr)
+        finally:
+            RECORDER.reset()
+            frame = value = tb = None
+        return False
+
+    @property
+    def findings(self) -> tuple:
+        return self.report.findings if self.report else ()
+
+
+def watch(*, lang: str | None = None, quiet: bool = False, file=None) -> ScriptWatch:
+    """`with nb_autograd.watch():` in a script: watch the block, then print what was found."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == "nb_autograd":
+        frame = frame.f_back
+    return ScriptWatch(frame, lang=lang, quiet=quiet, file=file)

@@ -1,0 +1,261 @@
+"""Silent problems seen while a cell runs (family C): the backward timeline with a size
+snapshot of each graph, optimizer step / zero_grad calls, and the names holding graphs of
+many iterations at the cell's end. Only ints and strings outlive the cell."""
+from __future__ import annotations
+
+import linecache
+import re
+import sys
+import weakref
+from dataclasses import dataclass
+
+import torch
+import torch.optim.optimizer as _optim
+
+from .backwards import RECORDER
+from .failure import _tensor_values
+from .graph import NO_SEQ, saved_buffers, walk
+
+GROWTH_CALLS = 3      # a site's graph must reach further back on this many calls in a row
+SPAN = 3              # a holder must keep nodes of this many iterations of one line
+WALK_LIMIT = 20_000
+_next_seq = torch._C._autograd._get_sequence_nr
+
+
+@dataclass(frozen=True)
+class TimelineEvent:
+    """One backward / step / zero_grad call, in order; sizes are read before a backward."""
+
+    kind: str                      # "backward" | "grad" | "step" | "zero_grad"
+    line: int | None               # innermost cell line of the call
+    index: int | None = None       # BackwardCall.index for backward/grad
+    nodes: int = 0                 # graph nodes reachable from the roots
+    old_nodes: int = 0             # ... made before the previous call from the same lines
+    live_bytes: int = 0            # live saved bytes in it (re-read when the size changes)
+
+
+@dataclass(frozen=True)
+class GraphGrowth:
+    """A backward site whose graph reaches further into earlier iterations on every call."""
+
+    lines: tuple[int, ...]         # cell lines of the backward call, outermost first
+    calls: int
+    nodes: tuple[int, ...]
+    live_bytes: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class KeptGraph:
+    """A name that, at the cell's end, holds graphs of many iterations nobody backpropagated."""
+
+    path: str
+    nodes: int
+    live_bytes: int
+    iterations: int
+    lines: tuple[int, ...]         # cell lines whose nodes it keeps, one per iteration
+
+
+@dataclass(frozen=True)
+class GradsAccumulated:
+    """An optimizer stepped on .grad that still held the gradients of before its last step."""
+
+    step_line: int | None
+    backward_line: int | None
+    steps: int
+
+
+def _cell_line(filename: str, frame) -> int | None:
+    while frame is not None:
+        if frame.f_code.co_filename == filename:
+            return frame.f_lineno
+        frame = frame.f_back
+    return None
+
+
+def live_bytes(nodes) -> int:
+    return sum(b.nbytes for node in nodes for b in saved_buffers(node) if b.state == "live")
+
+
+def measure(roots, since: int) -> tuple[list, int, int, int]:
+    """(nodes, how many made at or before `since`, lowest, highest sequence number)."""
+    nodes, old, low, high = [], 0, NO_SEQ, -1
+    for node in walk(roots, WALK_LIMIT):
+        nodes.append(node)
+        seq = node._sequence_nr()
+        if seq != NO_SEQ:
+            old += seq <= since
+            low, high = min(low, seq), max(high, seq)
+    return nodes, old, low, high
+
+
+class Timeline:
+    """Listener for the backward recorder and the optimizer hooks of one watched cell."""
+
+    def __init__(self, filename: str, origin=None, top_code=None):
+        self.filename, self.origin, self.top_code = filename, origin, top_code
+        self.sampled: dict[str, KeptGraph] = {}     # holders seen in function frames
+        self._idents: set[str] | None = None
+        self.events: list[TimelineEvent] = []
+        self.ranges: list[tuple[int, int]] = []     # (lowest, highest) seq of each backward
+        self._site_seq: dict[tuple, int] = {}
+        self._sites: dict[tuple, list[TimelineEvent]] = {}
+        self._zeros = self._backwards = 0
+        self._optimizers: dict[int, tuple] = {}     # id -> (weakref to a grad, zeros, backwards)
+        self._accumulated: list[tuple[int | None, int | None]] = []
+
+    def before_backward(self, index: int, roots) -> None:
+        stack = RECORDER._calls[index][1] if index < len(RECORDER._calls) else ()
+        key = tuple(line for f, line in stack if f == self.filename)
+        since, self._site_seq[key] = self._site_seq.get(key, -1), _next_seq() - 1
+        nodes, old, low, high = measure(roots, since)
+        site = self._sites.setdefault(key, [])
+        same = site and (site[-1].nodes, site[-1].old_nodes) == (len(nodes), old)
+        size = site[-1].live_bytes if same else live_bytes(nodes)  # re-read when the size changes
+        kind = RECORDER._calls[index][3] if index < len(RECORDER._calls) else "backward"
+        event = TimelineEvent(kind, key[-1] if key else None, index, len(nodes), old, size)
+        nodes = roots = None
+        self.events.append(event)
+        site.append(event)
+        self.ranges.append((low, high))
+        self._backwards += kind == "backward"
+        n = len(site)
+        if n > SPAN and n & (n - 1) == 0 and self.origin is not None:  # calls 4, 8, 16, ...
+            self._sample_functions(sys._getframe(1))
+
+    def _sample_functions(self, frame) -> None:
+        """Holders in the cell's function frames, which are gone by the cell's end."""
+        if self._idents is None:
+            self._idents = source_names(self.filename)
+        while frame is not None:
+            code = frame.f_code
+            if code.co_filename == self.filename and code is not self.top_code and code.co_name != "<module>":
+                for kept in scan_holders(frame.f_locals, self._idents, self.origin, self.ranges):
+                    self.sampled[kept.path] = kept
+            frame = frame.f_back
+
+    def zeroed(self, what=None) -> None:
+        self._zeros += 1
+        if what is not None:
+            self.events.append(TimelineEvent("zero_grad", _cell_line(self.filename, sys._getframe(2))))
+
+    def before_step(self, optimizer, args, kwargs) -> None:
+        line = _cell_line(self.filename, sys._getframe(1))
+        grad = next((p.grad for g in optimizer.param_groups for p in g["params"] if p.grad is not None), None)
+        previous = self._optimizers.get(id(optimizer))
+        if previous and grad is not None and previous[0]() is grad and previous[1] == self._zeros \
+                and self._backwards > previous[2]:
+            backward = next((e.line for e in reversed(self.events) if e.kind == "backward"), None)
+            self._accumulated.append((line, backward))
+        self._optimizers[id(optimizer)] = (weakref.ref(grad) if grad is not None else lambda: None,
+                                           self._zeros, self._backwards)
+        self.events.append(TimelineEvent("step", line))
+
+    def close(self) -> None:
+        """Drop the weak references; keep the ints."""
+        self._optimizers.clear()
+
+    def findings(self, calls=()) -> tuple:
+        """GraphGrowth per backward site whose graph reached further back on each of its last
+        GROWTH_CALLS calls; GradsAccumulated when a step used gradients of before its last step."""
+        out: list = []
+        for key, events in self._sites.items():
+            last = events[-GROWTH_CALLS - 1:]
+            olds = [e.old_nodes for e in last]
+            if len(last) > GROWTH_CALLS and all(a < b for a, b in zip(olds, olds[1:])):
+                out.append(GraphGrowth(key, len(events), tuple(e.nodes for e in last),
+                                       tuple(e.live_bytes for e in last)))
+        if self._accumulated:
+            step, backward = self._accumulated[0]
+            out.append(GradsAccumulated(step, backward, len(self._accumulated)))
+        return tuple(out)
+
+
+class OptimizerHooks:
+    """Global optimizer step hooks, and zero_grad patched on Optimizer and Module for the
+    watch only (torch has no global zero_grad hook); uninstall restores the exact originals.
+
+    Both run with the provenance mode paused (`suspend() -> bool`, `resume()`): they make no
+    graph nodes, yet their many `p.grad` reads were most of the mode's cost in a training step."""
+
+    def __init__(self, timeline: Timeline, suspend, resume):
+        self.timeline, self.suspend, self.resume = timeline, suspend, resume
+        self._handles: list = []
+        self._patched: list[tuple[type, object, object]] = []
+        self._paused = False
+
+    def _pre_step(self, optimizer, args, kwargs) -> None:
+        if torch.compiler.is_compiling():  # a compiled step: leave the mode stack alone
+            return
+        if not self._paused and len(args) < 2 and not kwargs:  # a closure may build a graph
+            self._paused = self.suspend()
+        self.timeline.before_step(optimizer, args, kwargs)
+
+    def _post_step(self, optimizer, args, kwargs) -> None:
+        if self._paused and not torch.compiler.is_compiling():
+            self._paused = False
+            self.resume()
+
+    def install(self) -> None:
+        timeline, hooks = self.timeline, self
+        self._handles = [_optim.register_optimizer_step_pre_hook(self._pre_step),
+                         _optim.register_optimizer_step_post_hook(self._post_step)]
+        for owner in (torch.optim.Optimizer, torch.nn.Module):
+            original = owner.__dict__["zero_grad"]
+
+            def zero_grad(self, *args, __original=original, **kwargs):
+                try:
+                    timeline.zeroed(self)
+                except Exception:
+                    pass
+                paused = hooks.suspend()
+                try:
+                    return __original(self, *args, **kwargs)
+                finally:
+                    if paused:
+                        hooks.resume()
+
+            zero_grad.__wrapped__ = original
+            self._patched.append((owner, original, zero_grad))
+            owner.zero_grad = zero_grad
+
+    def uninstall(self) -> None:
+        """Also drops a pause left by a step that raised (the mode is then off the stack)."""
+        handles, self._handles, self._paused = self._handles, [], False
+        for handle in handles:
+            handle.remove()
+        while self._patched:
+            owner, original, patch = self._patched.pop()
+            if owner.__dict__.get("zero_grad") is patch:
+                owner.zero_grad = original
+
+
+def source_names(filename: str) -> set[str]:
+    return set(re.findall(r"[A-Za-z_]\w*", "".join(linecache.getlines(filename))))
+
+
+def scan_holders(namespace: dict, idents: set[str], origin, ranges) -> list[KeptGraph]:
+    """Names of the cell holding graphs that span SPAN or more iterations of one line, unless
+    one backward went through them (a loss summed over the loop, then backpropagated)."""
+    groups: dict[str, list] = {}
+    for name, value in list(namespace.items()):
+        if name in idents and not name.startswith("_"):
+            for path, tensor in _tensor_values(name, value, idents):
+                if tensor.grad_fn is not None:
+                    groups.setdefault(path.split("[")[0], []).append(tensor.grad_fn)
+    out = []
+    for path, roots in groups.items():
+        ids = {r._sequence_nr() for r in roots}
+        if any(sum(lo <= i <= hi for i in ids) >= min(2, len(ids)) for lo, hi in ranges):
+            continue
+        per_line: dict[int, set[int]] = {}
+        nodes = size = 0
+        for node in walk(roots, WALK_LIMIT):
+            nodes += 1
+            line, iteration = origin(node._sequence_nr())
+            if line is not None:
+                per_line.setdefault(line, set()).add(iteration)
+            size += live_bytes((node,))
+        lines = tuple(sorted(l for l, its in per_line.items() if len(its) >= SPAN))
+        if lines:
+            out.append(KeptGraph(path, nodes, size, max(len(per_line[l]) for l in lines), lines))
+    return sorted(out, key=lambda k: -k.nodes)

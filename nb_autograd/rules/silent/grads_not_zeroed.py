@@ -1,0 +1,87 @@
+"""backward() runs on several steps but nothing zeroes .grad between optimizer steps, so
+each step applies the sum of all gradients so far (unintended accumulation)."""
+from __future__ import annotations
+
+from ...capture.silent import GradsAccumulated
+from ...evidence import Evidence
+from ..base import Example, Hit
+
+CAUSE = "grads_not_zeroed"
+SYMPTOM = "silent"
+
+BAD = (
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(8, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for step in range(5):
+    loss = model(torch.randn(16, 8)).pow(2).mean()
+    loss.backward()
+    opt.step()
+""", line=7),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1))
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+optimizer.zero_grad()
+for epoch in range(2):
+    for step in range(3):
+        loss = model(torch.randn(4, 8)).pow(2).mean()
+        loss.backward()
+        optimizer.step()
+""", line=9, note="zero_grad once, before the loop"),
+)
+
+GOOD = (
+    Example(code="""\
+import torch
+model = torch.nn.Linear(8, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for step in range(5):
+    opt.zero_grad()
+    loss = model(torch.randn(16, 8)).pow(2).mean()
+    loss.backward()
+    opt.step()
+"""),
+    Example(code="""\
+import torch
+model = torch.nn.Linear(8, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+accumulate = 4
+for step in range(8):
+    loss = model(torch.randn(16, 8)).pow(2).mean() / accumulate
+    loss.backward()
+    if (step + 1) % accumulate == 0:
+        opt.step()
+        opt.zero_grad()
+""", note="deliberate gradient accumulation"),
+    Example(code="""\
+import torch
+model = torch.nn.Linear(8, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for step in range(5):
+    loss = model(torch.randn(16, 8)).pow(2).mean()
+    loss.backward()
+    opt.step()
+    for p in model.parameters():
+        p.grad = None
+"""),
+)
+
+
+def _optimizer_name(ev: Evidence, line: int | None) -> str:
+    call = next((c for c in ev.code.calls if c.line == line and c.func.endswith(".step") and c.receiver), None)
+    return call.receiver if call else "optimizer"
+
+
+def match(ev: Evidence) -> Hit | None:
+    found = next((o for o in ev.capture.silent if isinstance(o, GradsAccumulated)), None)
+    if found is None:
+        return None
+    line = found.backward_line or found.step_line
+    name = _optimizer_name(ev, found.step_line)
+    return Hit(CAUSE, line, 0.8, facts=(("name", name), ("line", str(line)), ("step_line", str(found.step_line)),
+                                        ("steps", str(found.steps))),
+               related=(("step", found.step_line),) if found.step_line else ())

@@ -1,0 +1,236 @@
+"""The watcher: which line and iteration made each node, the backward timeline, and nothing
+left behind (modes, hooks, patches, listeners, references) once a cell is over."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+import torch
+import torch.optim.optimizer as optim_hooks
+
+import nb_autograd
+from nb_autograd.capture.backwards import RECORDER
+from nb_autograd.capture.run import register_source
+from nb_autograd.capture.watch import Watcher
+from nb_autograd.rules.second_backward import tensor_reused_across_iterations
+from tests.conftest import examples
+
+_names = (f"<watch-test-{i}>" for i in itertools.count())
+ORIGINAL_ZERO_GRAD = (torch.optim.Optimizer.__dict__["zero_grad"], torch.nn.Module.__dict__["zero_grad"])
+
+
+def watched(source: str):
+    """Run `source` under a Watcher; (watcher, namespace, backward calls)."""
+    filename = next(_names)
+    code = compile(source, filename, "exec")
+    register_source(filename, source)
+    namespace: dict = {"__name__": "__main__"}
+    watcher = Watcher(filename, top_code=code)
+    RECORDER.acquire()
+    RECORDER.reset()
+    try:
+        watcher.start()
+        try:
+            exec(code, namespace)
+        finally:
+            watcher.stop()
+        calls = RECORDER.calls(filename)
+    finally:
+        RECORDER.reset()
+        RECORDER.release()
+    return watcher, namespace, calls
+
+
+PROVENANCE = """\
+import torch
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(3, 3)
+    def forward(self, x):
+        h = self.fc(x)
+        return h.relu()
+def helper(t):
+    return t * 2
+net = Net()
+seen = []
+for epoch in range(2):
+    for step in range(3):
+        y = helper(net(torch.randn(2, 3)))
+        s = y.sum()
+        relu = y.grad_fn.next_functions[0][0]
+        seen.append((y.grad_fn._sequence_nr(), relu._sequence_nr(),
+                     relu.next_functions[0][0]._sequence_nr(), s.grad_fn._sequence_nr()))
+"""
+
+
+def test_forward_in_the_cell_helper_and_nested_loops_get_their_line_and_iteration():
+    watcher, ns, _ = watched(PROVENANCE)
+    assert len(ns["seen"]) == 6
+    for k, (mul, relu, addmm, total) in enumerate(ns["seen"]):
+        assert watcher.origin(mul) == (10, k)      # helper() body
+        assert watcher.origin(relu) == (8, k)      # Net.forward, second line
+        assert watcher.origin(addmm) == (7, k)     # inside nn.Linear, called from forward
+        assert watcher.origin(total) == (16, k)    # top-level op in the inner loop
+
+
+def test_several_ops_on_one_line_share_one_iteration():
+    watcher, ns, _ = watched("""\
+import torch
+w = torch.ones(3, requires_grad=True)
+ids = []
+for i in range(3):
+    y = (w * 2).exp().sum()
+    ids.append((y.grad_fn._sequence_nr(), y.grad_fn.next_functions[0][0]._sequence_nr()))
+""")
+    assert [tuple(watcher.origin(n) for n in pair) for pair in ns["ids"]] == [((5, i), (5, i)) for i in range(3)]
+
+
+def test_ids_outside_every_recorded_range_have_no_origin():
+    before = (torch.ones(2, requires_grad=True) * 2).grad_fn._sequence_nr()
+    watcher, ns, _ = watched("""\
+import torch
+w = torch.ones(2, requires_grad=True)
+a = w * 2
+with torch._C.DisableTorchFunction():
+    gap = w * 3
+b = w * 4
+""")
+    assert watcher.origin(ns["a"].grad_fn._sequence_nr()) == (3, 0)
+    assert watcher.origin(ns["b"].grad_fn._sequence_nr()) == (6, 0)
+    assert watcher.origin(ns["gap"].grad_fn._sequence_nr()) == (None, None)
+    assert watcher.origin(before) == (None, None)
+    assert watcher.origin(-7) == (None, None)
+    assert watcher.origin(2**62) == (None, None)
+
+
+def test_temp_append_example_records_h_at_line_11_iteration_0():
+    report = nb_autograd.diagnose(tensor_reused_across_iterations.BAD[0].code)
+    stale = {(n.line, n.iteration) for n in report.graph.nodes if n.id in set(report.graph.stale)}
+    assert stale == {(11, 0)}
+
+
+@pytest.mark.parametrize("rule,example", examples("BAD", "second_backward"))
+def test_family_a_examples_have_complete_provenance(rule, example):
+    report = nb_autograd.diagnose(example.code)
+    graph, lines = report.graph, example.code.splitlines()
+    assert graph is not None and graph.stale
+    for node in graph.nodes:
+        if node.id >= 0:  # every node but the leaves was made by a recorded cell line
+            assert node.line is not None and lines[node.line - 1].strip(), node
+    # the stale part is what an earlier backward already ran through: made by earlier runs
+    made = {n.iteration for n in graph.nodes if n.id in set(graph.stale)}
+    newest = {n.iteration for n in graph.nodes if n.id in set(graph.roots)}
+    assert made and max(made) <= max(newest), (made, newest)
+
+
+def test_backward_timeline_in_order_with_sizes():
+    watcher, _, calls = watched("""\
+import torch
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    opt.zero_grad()
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    loss.backward()
+    opt.step()
+""")
+    events = watcher.timeline.events
+    assert [(e.kind, e.line) for e in events] == [("zero_grad", 5), ("backward", 7), ("step", 8)] * 3
+    backwards = [e for e in events if e.kind == "backward"]
+    assert [e.index for e in backwards] == [0, 1, 2]
+    assert len({e.nodes for e in backwards}) == 1 and backwards[0].nodes > 3
+    assert all(e.old_nodes == 0 and e.live_bytes > 0 for e in backwards)
+    assert [(c.line, c.iteration, c.kind) for c in calls] == [(7, i, "backward") for i in range(3)]
+    assert watcher.silent_findings(calls) == ()
+
+
+def test_retained_graph_grows_on_the_timeline():
+    watcher, _, calls = watched("""\
+import torch
+w = torch.ones(4, requires_grad=True)
+total = torch.zeros(())
+for step in range(4):
+    total = total + (w * step).exp().sum()
+    total.backward(retain_graph=True)
+""")
+    backwards = [e for e in watcher.timeline.events if e.kind == "backward"]
+    assert [c.retain_graph for c in calls] == [True] * 4
+    nodes, olds, sizes = ([getattr(e, k) for e in backwards] for k in ("nodes", "old_nodes", "live_bytes"))
+    assert nodes == sorted(set(nodes)) and olds == sorted(set(olds)) and sizes == sorted(set(sizes))
+    assert olds[0] == 0 < olds[1]
+
+
+def test_watch_context_manager_reports_a_silent_problem(tmp_path, capsys):
+    script = tmp_path / "train.py"
+    script.write_text("""\
+import io
+import torch
+import nb_autograd
+model = torch.nn.Linear(8, 1)
+out = io.StringIO()
+with nb_autograd.watch(file=out) as watching:
+    history = []
+    for step in range(4):
+        loss = model(torch.randn(4, 8)).pow(2).mean()
+        model.zero_grad()
+        loss.backward()
+        history.append(loss)
+""")
+    import runpy
+
+    ns = runpy.run_path(str(script))
+    report = ns["watching"].report
+    assert [(f.cause, f.line) for f in report.findings] == [("graph_kept_alive", 12)]
+    assert "history" in ns["out"].getvalue() and "[graph_kept_alive]" in ns["out"].getvalue()
+    _assert_torch_restored()
+
+
+def test_watch_context_manager_explains_an_error_and_lets_it_through(tmp_path):
+    script = tmp_path / "fail.py"
+    script.write_text("""\
+import io
+import torch
+import nb_autograd
+out = io.StringIO()
+watching = nb_autograd.watch(file=out)
+w = torch.ones(3, requires_grad=True)
+with watching:
+    loss = (w * 2).exp().sum()
+    loss.backward()
+    loss.backward()
+""")
+    import runpy
+
+    with pytest.raises(RuntimeError, match="second time"):
+        runpy.run_path(str(script), init_globals={})
+    _assert_torch_restored()
+
+
+def _assert_torch_restored() -> None:
+    assert torch._C._len_torch_function_stack() == 0
+    assert torch._C._autograd._top_saved_tensors_default_hooks(False) is None
+    assert (torch.optim.Optimizer.__dict__["zero_grad"], torch.nn.Module.__dict__["zero_grad"]) == ORIGINAL_ZERO_GRAD
+    assert not optim_hooks._global_optimizer_pre_hooks and not optim_hooks._global_optimizer_post_hooks
+    assert RECORDER.listeners == []
+
+
+def test_after_stop_the_watcher_holds_only_plain_values():
+    import gc
+    import types
+
+    watcher, ns, calls = watched(PROVENANCE.replace("seen = []", "seen = []\nopt = torch.optim.SGD(net.parameters(), lr=0.1)")
+                                 + "        s.backward()\n        opt.step()\n")
+    watcher.silent_findings(calls, ns)
+    seen, todo, bad = set(), [watcher], []
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, (type, types.ModuleType, types.FunctionType, types.CodeType)):
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, (torch.Tensor, types.FrameType, BaseException)) or type(obj).__module__ == "torch.autograd.graph" \
+                or "Backward" in type(obj).__name__:
+            bad.append(type(obj).__name__)
+        todo.extend(gc.get_referents(obj))
+    assert bad == []
+    assert [e.kind for e in watcher.timeline.events].count("backward") == 6
