@@ -86,10 +86,10 @@ def evaluate(path: Path) -> CaseResult | None:
     family = path.parent.name
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         report = nb_autograd.diagnose(source)
-    top = report.top
+    top = report.top or (report.findings[0] if report.findings else None)  # clean code: no finding either
     result = CaseResult(path.stem, family, header.get("cause"), int(header["line"]) if "line" in header else None,
                         top.cause if top else None, top.line if top else None)
-    if family == "clean" or top is None:
+    if family == "clean" or top is None or not report.diagnoses:
         return result
     fix = top.fixes[0] if top.fixes else None
     runs = fix is not None and _quiet_exec(fix.patched_source, "<patched>")[1] is None

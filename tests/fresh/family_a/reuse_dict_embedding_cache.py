@@ -1,0 +1,25 @@
+# cause: tensor_reused_across_iterations
+# line: 19
+# why: Node embeddings are cached in a dict with their graphs, and a later pair reuses a cached embedding whose graph was freed by an earlier backward.
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+node_enc = nn.Linear(3, 8)
+opt = torch.optim.Adam(node_enc.parameters(), lr=1e-2)
+node_feats = {n: torch.randn(1, 3) for n in "abcd"}
+pairs = [("a", "b"), ("b", "c"), ("c", "a"), ("d", "b")]
+
+cache = {}
+for epoch in range(2):
+    for u, v in pairs:
+        for n in (u, v):
+            if n not in cache:
+                cache[n] = torch.tanh(node_enc(node_feats[n]))
+        score = (cache[u] * cache[v]).sum()
+        loss = F.softplus(-score)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(epoch, loss.item())

@@ -1,0 +1,19 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+encoder = nn.Linear(6, 4)
+opt = torch.optim.SGD(encoder.parameters(), lr=0.1)
+ema = torch.zeros(4)
+
+for it in range(5):
+    x = torch.randn(8, 6)
+    feat = torch.tanh(encoder(x)).mean(0)
+    loss = F.mse_loss(feat, ema) + 0.01 * feat.pow(2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    with torch.no_grad():
+        ema = 0.9 * ema + 0.1 * feat
+    print(it, loss.item())

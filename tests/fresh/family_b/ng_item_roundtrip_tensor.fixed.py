@@ -1,0 +1,17 @@
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(3, 2)
+crit = nn.CrossEntropyLoss()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(6, 3)
+y = torch.randint(0, 2, (6,))
+
+for epoch in range(3):
+    out = model(x)
+    loss = torch.stack([crit(out[i:i + 1], y[i:i + 1]) for i in range(len(x))]).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(epoch, loss.item())
