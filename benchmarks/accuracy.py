@@ -52,30 +52,47 @@ def _quiet_exec(source: str, filename: str) -> tuple[dict, BaseException | None]
     return namespace, None
 
 
-def _trained(namespace: dict) -> dict[str, torch.Tensor]:
-    """Every parameter of every module, and every leaf tensor that requires grad, by name."""
-    out = {}
+def _trained(namespace: dict) -> list[tuple[frozenset[str], torch.Tensor]]:
+    """Each trained tensor once, with every name it is reachable by: module parameters,
+    leaf tensors that require grad, and modules held by plain objects (a Trainer)."""
+    names: dict[int, set[str]] = {}
+    values: dict[int, torch.Tensor] = {}
+
+    def add(name: str, tensor: torch.Tensor) -> None:
+        names.setdefault(id(tensor), set()).add(name)
+        values[id(tensor)] = tensor
+
     for name, value in namespace.items():
         if isinstance(value, torch.nn.Module):
-            out.update({f"{name}.{p}": t.detach().clone() for p, t in value.named_parameters()})
+            for p, t in value.named_parameters():
+                add(f"{name}.{p}", t)
         elif isinstance(value, torch.Tensor) and value.is_leaf and value.requires_grad:
-            out[name] = value.detach().clone()
-    for name, value in list(namespace.items()):  # trainer objects holding modules
-        for attr, sub in getattr(value, "__dict__", {}).items() if not isinstance(value, type) else ():
-            if isinstance(sub, torch.nn.Module) and not isinstance(value, torch.nn.Module):
-                out.update({f"{name}.{attr}.{p}": t.detach().clone() for p, t in sub.named_parameters()})
-    return out
+            add(name, value)
+        elif not isinstance(value, type) and hasattr(value, "__dict__"):
+            for attr, sub in list(vars(value).items()):
+                if isinstance(sub, torch.nn.Module):
+                    for p, t in sub.named_parameters():
+                        add(f"{name}.{attr}.{p}", t)
+    return [(frozenset(names[i]), values[i].detach().clone()) for i in names]
 
 
 def same_training(patched: str, expert: str) -> bool:
+    """Every trained tensor of each program has an equal one under a shared name in the other
+    (a tensor reachable by two names, `model` and `trainer.model`, counts once)."""
     ours, error = _quiet_exec(patched, "<patched>")
     theirs, expert_error = _quiet_exec(expert, "<expert>")
     if error is not None or expert_error is not None:
         return False
     a, b = _trained(ours), _trained(theirs)
-    shared = set(a) & set(b)
-    return bool(shared) and set(a) == set(b) and all(
-        a[k].shape == b[k].shape and torch.allclose(a[k], b[k], atol=1e-5, rtol=1e-4) for k in shared)
+
+    def covered(groups, others) -> bool:
+        for names, tensor in groups:
+            match = next((t for n, t in others if n & names), None)
+            if match is None or match.shape != tensor.shape or not torch.allclose(match, tensor, atol=1e-5, rtol=1e-4):
+                return False
+        return True
+
+    return bool(a) and covered(a, b) and covered(b, a)
 
 
 def evaluate(path: Path) -> CaseResult | None:

@@ -24,6 +24,7 @@ class Function:
     name: str
     line: int
     end_line: int
+    params: tuple[str, ...] = ()  # positional parameters, `self` included
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class Call:
     arg_names: frozenset[str]  # dotted names read in the arguments
     keywords: tuple[tuple[str, str], ...] = ()
     no_grad: bool = False
+    args: tuple[str | None, ...] = ()  # each positional argument's dotted name (None if not a name)
 
 
 @dataclass(frozen=True)
@@ -185,7 +187,8 @@ class _Reader(ast.NodeVisitor):
         self.no_grad, self.function = saved
 
     def visit_FunctionDef(self, node):
-        self.functions.append(Function(node.name, node.lineno, node.end_lineno))
+        params = tuple(a.arg for a in (*node.args.posonlyargs, *node.args.args))
+        self.functions.append(Function(node.name, node.lineno, node.end_lineno, params))
         for d in node.decorator_list:
             self.visit(d)
         decorated = any(dotted(d.func if isinstance(d, ast.Call) else d) in
@@ -295,7 +298,8 @@ class _Reader(ast.NodeVisitor):
         args = [*node.args, *(k.value for k in node.keywords)]
         arg_names = frozenset().union(*(names_read(a) for a in args)) if args else frozenset()
         keywords = tuple((k.arg, _const(k.value)) for k in node.keywords if k.arg)
-        self.calls.append(Call(node.lineno, name, receiver, arg_names, keywords, self.no_grad))
+        self.calls.append(Call(node.lineno, name, receiver, arg_names, keywords, self.no_grad,
+                               tuple(dotted(a) if isinstance(a, (ast.Name, ast.Attribute)) else None for a in node.args)))
         self._backward_site(node, func, name, keywords)
         if isinstance(func, ast.Attribute) and func.attr in {"append", "extend", "insert", "appendleft", "add"} and receiver:
             value = node.args[-1] if node.args else None

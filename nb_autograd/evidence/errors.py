@@ -62,6 +62,14 @@ def _is_true(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is True
 
 
+def _literal(args: list[ast.AST]) -> bool:
+    """`torch.tensor([[2.0], [-1.0]])` makes a constant: nothing there was ever in a graph."""
+    try:
+        return bool(args) and all(ast.literal_eval(a) is not None for a in args)
+    except (ValueError, TypeError, SyntaxError, RecursionError):
+        return False
+
+
 def _device_of(call: ast.Call) -> str | None:
     """`.to(device)`, `.cuda()`, `.cpu()` -> the device expression as written."""
     attr = call.func.attr if isinstance(call.func, ast.Attribute) else ""
@@ -118,9 +126,11 @@ class _Reader(ast.NodeVisitor):
                     and node.value.value is False:
                 self.freezes.append((node.lineno, dotted(t.value) or ""))
         value, names = node.value, [dotted(t) for t in node.targets if dotted(t)]
-        if isinstance(value, ast.Call) and _call_name(value).rpartition(".")[2] in _FACTORIES and names:
-            kw = {k.arg: k.value for k in value.keywords}
-            self.leaves.append((node.lineno, names[0], _is_true(kw.get("requires_grad"))))
+        made = [c for c in ast.walk(value) if isinstance(c, ast.Call) and _call_name(c).rpartition(".")[2] in _FACTORIES]
+        if made and names:  # `w = torch.randn(3, 1)`, also scaled: `w = torch.randn(3, 1) * 0.1`
+            given = any(_is_true(k.value) for c in made for k in c.keywords if k.arg == "requires_grad") \
+                or any(_call_name(c).endswith("requires_grad_") for c in ast.walk(value) if isinstance(c, ast.Call))
+            self.leaves.append((node.lineno, names[0], given))
         if isinstance(value, ast.Call) and names and _device_of(value):
             self.moves.append((node.lineno, names[0], _device_of(value), True))
         self.generic_visit(node)
@@ -155,7 +165,7 @@ class _Reader(ast.NodeVisitor):
             self.freezes.append((node.lineno, receiver or ""))
         if last in _CUTS and isinstance(node.func, ast.Attribute):
             self.cuts.append(Cut(node.lineno, last.rstrip("_"), text))
-        elif last in _REBUILD and name.partition(".")[0] in {"torch", "np", "numpy"}:
+        elif last in _REBUILD and name.partition(".")[0] in {"torch", "np", "numpy"} and not _literal(node.args):
             self.cuts.append(Cut(node.lineno, "rebuild", text))
         if "optim" in name or last in {"SGD", "Adam", "AdamW", "RMSprop"}:
             for arg in node.args[:1]:

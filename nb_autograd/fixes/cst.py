@@ -54,6 +54,12 @@ class Tree:
             return parent, list(parent.body).index(stmt)
         return None
 
+    def rewrite(self, transformer: cst.CSTTransformer) -> str | None:
+        """The source after `transformer`, which sees this tree's nodes as `original` (so it
+        can ask `line(original)`); None when nothing changed."""
+        code = self.module.visit(transformer).code
+        return None if code == self.module.code else code
+
     def replace(self, old: cst.CSTNode, new: cst.CSTNode | cst.RemovalSentinel) -> str:
         if isinstance(new, cst.RemovalSentinel):
             return self.module.deep_remove(old).code

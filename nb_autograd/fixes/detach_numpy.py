@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .line_edit import LineTransformer, transform
+from .cst import Tree, code_of, load
 
 
 def _detached(expr: cst.BaseExpression) -> cst.BaseExpression:
@@ -20,13 +20,13 @@ def _has_detach(expr) -> bool:
     return False
 
 
-class _Detach(LineTransformer):
-    def __init__(self, line: int, arg: str | None):
+class _Detach(cst.CSTTransformer):
+    def __init__(self, tree: Tree, line: int, arg: str | None):
         super().__init__()
-        self.target, self.arg, self.done = line, arg, False
+        self.tree, self.target, self.arg, self.done = tree, line, arg, False
 
     def leave_Call(self, original, updated):
-        if self.done or self.line(original) != self.target:
+        if self.done or self.tree.line(original) != self.target:
             return updated
         func = updated.func
         if self.arg is None and isinstance(func, cst.Attribute) and func.attr.value == "numpy" \
@@ -35,7 +35,7 @@ class _Detach(LineTransformer):
             return updated.with_changes(func=func.with_changes(value=_detached(func.value)))
         if self.arg is not None:
             for k, a in enumerate(updated.args):
-                if not a.keyword and cst.Module([]).code_for_node(a.value) == self.arg:
+                if not a.keyword and code_of(a.value) == self.arg:
                     self.done = True
                     value = cst.Call(cst.Attribute(_detached(a.value), cst.Name("numpy")))
                     return updated.with_changes(args=[*updated.args[:k], a.with_changes(value=value), *updated.args[k + 1:]])
@@ -44,4 +44,5 @@ class _Detach(LineTransformer):
 
 def detach_numpy(source: str, line: int, arg: str | None = None) -> str | None:
     """`arg` names the tensor passed to an implicit conversion; None patches `.numpy()`."""
-    return transform(source, _Detach(line, arg))
+    tree = load(source)
+    return tree and tree.rewrite(_Detach(tree, line, arg))

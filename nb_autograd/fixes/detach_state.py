@@ -1,6 +1,11 @@
-"""Truncated backpropagation through time: at the top of the loop body, cut the recurrent
-state from the previous batch's graph (`h = h.detach()`, `h, c = h.detach(), c.detach()`,
-`hidden = tuple(s.detach() for s in hidden)` for an LSTM's (h, c) pair)."""
+"""Truncated backpropagation through time: cut the recurrent state from the previous batch's
+graph once per backward (`h = h.detach()`, `h, c = h.detach(), c.detach()`,
+`hidden = tuple(s.detach() for s in hidden)` for an LSTM's (h, c) pair).
+
+Where: at the top of the innermost loop or function body that holds both the state update and
+the backward (a loop over batches; a train_step(h) helper; a chunk method whose inner loop
+unrolls time steps, which must stay connected). When the update sits in a function the loop
+calls and the backward outside it (a forward() that keeps `self.hidden`), right after the update."""
 from __future__ import annotations
 
 import re
@@ -11,6 +16,7 @@ from .cst import LOOP, calls_in, code_of, dotted, load
 
 _TUPLE_STATE = re.compile(r"lstm", re.I)
 _TENSOR_STATE = re.compile(r"rnn|gru|cell", re.I)
+_SCOPE = (*LOOP, cst.FunctionDef)
 
 
 def _assignments(tree, name: str):
@@ -20,48 +26,93 @@ def _assignments(tree, name: str):
             yield node.value
 
 
-def statement_code(tree, loop, line: int, names, as_tuple: bool | None = None) -> str | None:
+def statement_code(tree, scope, line: int, names, as_tuple: bool | None = None, after: bool = False) -> str | None:
     """The line to insert: a tuple state (as seen at run time, else guessed from the code: an
     LSTM's or a tuple literal), a state that starts as None, or a plain tensor."""
     stmt = tree.statement(line, cst.SimpleStatementLine)
-    if stmt is None or not tree.inside(stmt, loop):
+    if stmt is None or not tree.inside(stmt, scope):
         return None
     if len(names) > 1:
         return f"{', '.join(names)} = {', '.join(f'{n}.detach()' for n in names)}"
     name = names[0]
     callees = [dotted(c.func) or "" for c in calls_in(stmt)]
-    values = [v for v in _assignments(tree, name) if not tree.inside(v, loop)]
+    values = [v for v in _assignments(tree, name) if not tree.inside(v, scope)]
     if as_tuple is None and (any(_TUPLE_STATE.search(c) for c in callees) or any(isinstance(v, cst.Tuple) for v in values)):
         as_tuple = True
     if as_tuple:
         return f"{name} = tuple(s.detach() for s in {name})"
     if as_tuple is None and not any(_TENSOR_STATE.search(c) for c in callees):  # a user's model: either
         return f"{name} = tuple(s.detach() for s in {name}) if isinstance({name}, tuple) else {name}.detach()"
-    if any(isinstance(v, cst.Name) and v.value == "None" for v in values):
+    if not after and any(isinstance(v, cst.Name) and v.value == "None" for v in values):
         return f"if {name} is not None:\n    {name} = {name}.detach()"
     return f"{name} = {name}.detach()"
 
 
-def plain_state(source: str, *, loop_line: int, line: int, names, as_tuple: bool | None = None) -> bool:
-    """True when the state is a tensor known to be set before the loop, so `.detach()` may
-    also be written where it is read (callers use this to offer that alternative)."""
-    tree = load(source)
-    loop = tree and tree.statement(loop_line, LOOP)
-    code = loop and statement_code(tree, loop, line, tuple(names), as_tuple)
-    return bool(code) and "tuple(" not in code and not code.startswith("if ")
+def _where(tree, line: int, loop_line: int, backward_line: int | None):
+    """(scope, after): the scope whose body gets the line at its top, or the update's own
+    scope with after=True."""
+    if backward_line is None:
+        return tree.statement(loop_line, LOOP), False
+    stmt = tree.statement(line, cst.SimpleStatementLine)
+    bw = tree.statement(backward_line, cst.SimpleStatementLine)
+    node = stmt
+    while stmt is not None and bw is not None:
+        node = tree.enclosing(node, _SCOPE)
+        if node is None:
+            return tree.enclosing(stmt, _SCOPE), True
+        if tree.inside(bw, node):
+            return node, False
+    return None, False
 
 
-def detach_state(source: str, *, loop_line: int, line: int, names, as_tuple: bool | None = None) -> str | None:
+def _head(scope) -> int:
+    """Index of the first statement after a docstring."""
+    body = scope.body.body
+    first = body[0] if body else None
+    is_doc = isinstance(scope, cst.FunctionDef) and isinstance(first, cst.SimpleStatementLine) and \
+        isinstance(first.body[0], cst.Expr) and isinstance(first.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    return 1 if is_doc else 0
+
+
+def _detaches(stmt, names) -> bool:
+    first = code_of(stmt.with_changes(leading_lines=())).strip() if stmt is not None else ""
+    return ".detach()" in first and first.startswith((f"{', '.join(names)} = ", f"if {names[0]} is not None:"))
+
+
+def plain_state(source: str, *, loop_line: int, line: int, names, as_tuple: bool | None = None,
+                backward_line: int | None = None) -> bool:
+    """True when the state is a tensor known to be set before the loop and is read once per
+    backward (not in an unrolled inner loop), so `.detach()` may also be written where it is
+    read (callers use this to offer that alternative)."""
     tree = load(source)
-    loop = tree and tree.statement(loop_line, LOOP)
-    if loop is None or not isinstance(loop.body, cst.IndentedBlock) or not names:
+    scope, after = _where(tree, line, loop_line, backward_line) if tree else (None, False)
+    code = scope and not after and statement_code(tree, scope, line, tuple(names), as_tuple)
+    once = bool(code) and tree.enclosing(tree.statement(line, cst.SimpleStatementLine), _SCOPE) is scope
+    return once and "tuple(" not in code and not code.startswith("if ")
+
+
+def detach_state(source: str, *, loop_line: int, line: int, names, as_tuple: bool | None = None,
+                 backward_line: int | None = None) -> str | None:
+    tree = load(source)
+    scope, after = _where(tree, line, loop_line, backward_line) if tree and names else (None, False)
+    if scope is None or not isinstance(scope.body, cst.IndentedBlock):
         return None
-    body = list(loop.body.body)
-    first = code_of(body[0].with_changes(leading_lines=())).strip() if body else ""
-    if ".detach()" in first and first.startswith((f"{', '.join(names)} = ", f"if {names[0]} is not None:")):
-        return None  # already detached at the top (our own line, or the user's)
-    code = statement_code(tree, loop, line, tuple(names), as_tuple)
+    code = statement_code(tree, scope, line, tuple(names), as_tuple, after)
     if code is None:
         return None
     new = cst.parse_module(code + "\n").body[0]
-    return tree.replace(loop.body, loop.body.with_changes(body=[new, *body]))
+    if after:
+        stmt = tree.statement(line, cst.SimpleStatementLine)
+        where = tree.block(stmt)
+        if where is None:
+            return None
+        body = list(where[0].body)
+        if where[1] + 1 < len(body) and _detaches(body[where[1] + 1], names):
+            return None
+        body.insert(where[1] + 1, new)
+        return tree.replace(where[0], where[0].with_changes(body=body))
+    body, at = list(scope.body.body), _head(scope)
+    if at < len(body) and _detaches(body[at], names):
+        return None  # already detached at the top (our own line, or the user's)
+    body.insert(at, new)
+    return tree.replace(scope.body, scope.body.with_changes(body=body))

@@ -4,23 +4,22 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .line_edit import BodyEditor, index_at, transform
+from .cst import expr, load, with_body
 
 
 def init_under_no_grad(source: str, lines: tuple[int, ...]) -> str | None:
     """The statements starting at `lines` (consecutive in one block) go under no_grad."""
-
-    def edit(stmts, starts):
-        picked = [index_at(starts, line) for line in lines]
-        if any(i is None for i in picked):
-            return None
-        first, last = min(picked), max(picked)
-        block = cst.With(
-            items=[cst.WithItem(cst.parse_expression("torch.no_grad()"))],
-            body=cst.IndentedBlock(body=stmts[first:last + 1]),
-            leading_lines=stmts[first].leading_lines,
-        )
-        inner = [stmts[first].with_changes(leading_lines=())] + stmts[first + 1:last + 1]
-        return stmts[:first] + [block.with_changes(body=cst.IndentedBlock(body=inner))] + stmts[last + 1:]
-
-    return transform(source, BodyEditor(edit))
+    tree = load(source)
+    stmts = [tree.statement(line) for line in lines] if tree and lines else [None]
+    where = [tree.block(s) if s else None for s in stmts]
+    if not all(where) or len({id(w[0]) for w in where}) != 1:
+        return None
+    block, picked = where[0][0], sorted(w[1] for w in where)
+    if isinstance(tree.parents.get(block), cst.With) or any(isinstance(s, cst.With) for s in stmts):
+        return None  # already under a `with`
+    body = list(block.body)
+    first, last = picked[0], picked[-1]
+    inner = [body[first].with_changes(leading_lines=())] + body[first + 1:last + 1]
+    wrapped = cst.With(items=[cst.WithItem(expr("torch.no_grad()"))], body=cst.IndentedBlock(body=inner),
+                       leading_lines=body[first].leading_lines)
+    return with_body(tree, block, body[:first] + [wrapped] + body[last + 1:])

@@ -1,10 +1,23 @@
 """Move the assignment at a line to the top of a later loop's body, so each iteration builds
-(and frees) its own graph for it instead of sharing one that the first backward frees."""
+(and frees) its own graph for it instead of sharing one that the first backward frees.
+The loop may sit inside later statements (`for epoch: for batch:`): it goes into the loop
+whose iterations each backpropagate, not just the outermost one."""
 from __future__ import annotations
 
 import libcst as cst
 
 from .cst import LOOP, facts_of, load, only_small, with_body
+
+
+def _read_count(nodes, names) -> int:
+    return sum(1 for n, _ in facts_of(nodes).reads if n in names)
+
+
+def _split_blank(lines):
+    """(blank lines that stay where the statement was, the comment block that moves with it)."""
+    lines = list(lines)
+    first = next((i for i, l in enumerate(lines) if l.comment is not None), len(lines))
+    return lines[:first], lines[first:]
 
 
 def move_into_loop(source: str, *, line: int, loop_line: int) -> str | None:
@@ -13,20 +26,32 @@ def move_into_loop(source: str, *, line: int, loop_line: int) -> str | None:
     loop = tree and tree.statement(loop_line, LOOP)
     if only_small(stmt, (cst.Assign, cst.AnnAssign)) is None or loop is None:
         return None
-    here, there = tree.block(stmt), tree.block(loop)
-    if here is None or there is None or here[0] is not there[0] or here[1] >= there[1]:
+    here, outer = tree.block(stmt), loop
+    if here is None:
+        return None
+    while outer is not None and (tree.block(outer) is None or tree.block(outer)[0] is not here[0]):
+        outer = tree.parents.get(outer)  # the later sibling of `stmt` that holds the loop
+    if outer is None or tree.block(outer)[1] <= here[1]:
         return None
     if not isinstance(loop.body, cst.IndentedBlock) or loop.orelse is not None:
         return None
+    there = tree.block(outer)[1]
     siblings = list(here[0].body)
-    own, between = facts_of([stmt]), facts_of(siblings[here[1] + 1:there[1]])
-    in_loop = facts_of([loop])
+    own, between = facts_of([stmt]), facts_of(siblings[here[1] + 1:there])
     targets = {t for a in own.assigns for t in a.targets}
     reads = {n for a in own.assigns for n in a.reads}
-    assigned_later = {t for a in (*between.assigns, *in_loop.assigns) for t in a.targets}
-    if not own.parsed or targets & {n for n, _ in between.reads} or (reads | targets) & assigned_later:
-        return None
-    new_loop = loop.with_changes(body=loop.body.with_changes(body=[stmt, *loop.body.body]))
-    siblings[there[1]] = new_loop
+    assigned_later = {t for a in (*between.assigns, *facts_of([outer]).assigns) for t in a.targets}
+    header = loop.iter if isinstance(loop, cst.For) else loop.test
+    if not own.parsed or targets & {n for n, _ in between.reads} or (reads | targets) & assigned_later \
+            or _read_count([outer], targets) != _read_count(list(loop.body.body), targets) \
+            or _read_count([header], targets):
+        return None  # read outside the loop's body, or its inputs change on the way
+    stay, moving = _split_blank(stmt.leading_lines)
+    moved = stmt.with_changes(leading_lines=moving)
+    new_loop = loop.with_changes(body=loop.body.with_changes(body=[moved, *loop.body.body]))
+    new_outer = outer.deep_replace(loop, new_loop) if outer is not loop else new_loop
+    siblings[there] = new_outer
+    follower = siblings[here[1] + 1]
+    siblings[here[1] + 1] = follower.with_changes(leading_lines=[*stay, *follower.leading_lines])
     del siblings[here[1]]
     return with_body(tree, here[0], siblings)

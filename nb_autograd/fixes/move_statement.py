@@ -3,19 +3,33 @@ backward that still needs the old parameters, or a loss computation after the st
 (so it is recomputed from the updated parameters)."""
 from __future__ import annotations
 
-from .line_edit import BodyEditor, index_at, transform
+import libcst as cst
+
+from .cst import backward_call, calls_in, load, with_body
 
 
-def move_after(source: str, line: int, after: int) -> str | None:
-    """The statement starting at `line` goes right after the one starting at `after`."""
+def is_step(stmt: cst.CSTNode | None) -> bool:
+    """A statement that calls `<something>.step(...)` (an optimizer step)."""
+    return stmt is not None and any(isinstance(c.func, cst.Attribute) and c.func.attr.value == "step"
+                                    for c in calls_in(stmt))
 
-    def edit(stmts, lines):
-        i, j = index_at(lines, line), index_at(lines, after)
-        if i is None or j is None or i == j:
-            return None
-        moved = stmts[i]
-        rest = stmts[:i] + stmts[i + 1:]
-        j = j - 1 if j > i else j
-        return rest[:j + 1] + [moved] + rest[j + 1:]
 
-    return transform(source, BodyEditor(edit))
+def has_backward(stmt: cst.CSTNode | None) -> bool:
+    return stmt is not None and any(backward_call(c) for c in calls_in(stmt))
+
+
+def move_statement(source: str, line: int, after: int, check=None) -> str | None:
+    """The statement starting at `line` goes right after the one starting at `after`, if
+    `check(moved, anchor)` agrees: callers name what they move, so that the same move
+    re-applied to its own result finds nothing to do."""
+    tree = load(source)
+    moved, anchor = (tree.statement(line), tree.statement(after)) if tree else (None, None)
+    here, there = (tree.block(moved), tree.block(anchor)) if moved and anchor else (None, None)
+    if not here or not there or here[0] is not there[0] or here[1] == there[1]:
+        return None
+    if check is not None and not check(moved, anchor):
+        return None
+    block = here[0]
+    rest = [s for s in block.body if s is not moved]
+    j = rest.index(anchor)
+    return with_body(tree, block, rest[:j + 1] + [moved] + rest[j + 1:])

@@ -2,13 +2,9 @@
 the graph saved; moving the step after that backward keeps them as they were."""
 from __future__ import annotations
 
-from .move_statement import move_after
+from .move_statement import has_backward, is_step, move_statement
 
 
 def move_step_after_backward(source: str, step_line: int, backward_line: int) -> str | None:
-    return move_after(source, step_line, backward_line)
-
-
-def recompute_after_step(source: str, loss_line: int, step_line: int) -> str | None:
-    """Compute the loss after the step instead (it then uses the updated parameters)."""
-    return move_after(source, loss_line, step_line)
+    return move_statement(source, step_line, backward_line,
+                          check=lambda moved, anchor: is_step(moved) and has_backward(anchor))

@@ -1,11 +1,11 @@
 """Replace an in-place write at one line by its out-of-place form, so the tensor autograd
 saved keeps its version: `y += z` -> `y = y + z`, `x.add_(1)` -> `x = x.add(1)`,
-`relu(inplace=True)` -> `relu()`, `x[0] = v` -> `x = x.clone()` first."""
+`relu(inplace=True)` -> `relu()`."""
 from __future__ import annotations
 
 import libcst as cst
 
-from .line_edit import BodyEditor, LineTransformer, index_at, statement, transform
+from .cst import Tree, load
 
 _BINARY = {
     cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
@@ -18,13 +18,13 @@ def _outplace_name(name: str) -> str:
     return name[:-1] if name.endswith("_") and not name.endswith("__") else name
 
 
-class _OutOfPlace(LineTransformer):
-    def __init__(self, line: int):
+class _OutOfPlace(cst.CSTTransformer):
+    def __init__(self, tree: Tree, line: int):
         super().__init__()
-        self.target = line
+        self.tree, self.target = tree, line
 
     def leave_SimpleStatementLine(self, original, updated):
-        if self.line(original) != self.target:
+        if self.tree.line(original) != self.target:
             return updated
         body = []
         for before, small in zip(original.body, updated.body):
@@ -50,7 +50,8 @@ class _OutOfPlace(LineTransformer):
         return small
 
     def leave_Call(self, original, updated):
-        if not (self.line(original) <= self.target <= self.end_line(original)):
+        span = self.tree.positions[original]
+        if not (span.start.line <= self.target <= span.end.line):
             return updated
         args = [a for a in updated.args if not (a.keyword and a.keyword.value == "inplace")]
         if len(args) != len(updated.args):
@@ -58,7 +59,7 @@ class _OutOfPlace(LineTransformer):
                 args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
             return updated.with_changes(args=args)
         func = updated.func
-        if self.line(original) == self.target and isinstance(func, cst.Attribute) \
+        if span.start.line == self.target and isinstance(func, cst.Attribute) \
                 and func.attr.value.endswith("_") and not func.attr.value.endswith("__"):
             return updated.with_changes(func=func.with_changes(attr=cst.Name(_outplace_name(func.attr.value))))
         return updated
@@ -74,16 +75,5 @@ def _is_module(node) -> bool:
 
 
 def out_of_place(source: str, line: int) -> str | None:
-    return transform(source, _OutOfPlace(line))
-
-
-def clone_before_write(source: str, line: int, name: str) -> str | None:
-    """`x[0] = v` at `line` -> `x = x.clone()` just before it (the saved `x` stays intact)."""
-
-    def edit(stmts, lines):
-        i = index_at(lines, line)
-        if i is None:
-            return None
-        return stmts[:i] + [statement(f"{name} = {name}.clone()\n")] + stmts[i:]
-
-    return transform(source, BodyEditor(edit))
+    tree = load(source)
+    return tree and tree.rewrite(_OutOfPlace(tree, line))

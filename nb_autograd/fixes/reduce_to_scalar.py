@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .line_edit import LineTransformer, transform
+from .cst import Tree, code_of, load
+
+
+def _is_reduced(expr: cst.BaseExpression) -> bool:
+    """Already a whole reduction (`x.mean()`, `x.sum()`): reducing again would change nothing."""
+    return isinstance(expr, cst.Call) and not expr.args and isinstance(expr.func, cst.Attribute) \
+        and expr.func.attr.value in {"mean", "sum"}
 
 
 def _reduced(expr: cst.BaseExpression, how: str) -> cst.BaseExpression:
@@ -14,19 +20,21 @@ def _reduced(expr: cst.BaseExpression, how: str) -> cst.BaseExpression:
     return cst.Call(cst.Attribute(expr, cst.Name(how)))
 
 
-class _Reduce(LineTransformer):
-    def __init__(self, line: int, how: str):
+class _Reduce(cst.CSTTransformer):
+    def __init__(self, tree: Tree, line: int, how: str):
         super().__init__()
-        self.target, self.how, self.done = line, how, False
+        self.tree, self.target, self.how, self.done = tree, line, how, False
 
     def leave_Call(self, original, updated):
-        if self.done or self.line(original) != self.target:
+        if self.done or self.tree.line(original) != self.target:
             return updated
         func = updated.func
         if isinstance(func, cst.Attribute) and func.attr.value == "backward" and not _is_autograd(func.value):
             self.done = True
+            if _is_reduced(func.value) or any(a.keyword and a.keyword.value == "gradient" for a in updated.args):
+                return updated
             if self.how == "gradient":
-                grad = cst.parse_expression(f"torch.ones_like({cst.Module([]).code_for_node(func.value)})")
+                grad = cst.parse_expression(f"torch.ones_like({code_of(func.value)})")
                 arg = cst.Arg(grad, keyword=cst.Name("gradient"),
                               equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
                 return updated.with_changes(args=[arg, *updated.args])
@@ -35,6 +43,8 @@ class _Reduce(LineTransformer):
                 and self.how != "gradient":
             self.done = True
             first = updated.args[0]
+            if _is_reduced(first.value):
+                return updated
             return updated.with_changes(args=[first.with_changes(value=_reduced(first.value, self.how)), *updated.args[1:]])
         return updated
 
@@ -46,4 +56,5 @@ def _is_autograd(node) -> bool:
 
 def reduce_to_scalar(source: str, line: int, how: str = "mean") -> str | None:
     """how: "mean", "sum", or "gradient" (pass `gradient=torch.ones_like(...)`)."""
-    return transform(source, _Reduce(line, how))
+    tree = load(source)
+    return tree and tree.rewrite(_Reduce(tree, line, how))

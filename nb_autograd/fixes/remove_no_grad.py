@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .line_edit import BodyEditor, index_at, transform
+from .cst import load, with_body
 
 
 def remove_no_grad(source: str, with_line: int) -> str | None:
-    def edit(stmts, lines):
-        i = index_at(lines, with_line)
-        if i is None or not isinstance(stmts[i], cst.With) or not isinstance(stmts[i].body, cst.IndentedBlock):
-            return None
-        inner = list(stmts[i].body.body)
-        inner[0] = inner[0].with_changes(leading_lines=stmts[i].leading_lines)
-        return stmts[:i] + inner + stmts[i + 1:]
-
-    return transform(source, BodyEditor(edit))
+    tree = load(source)
+    stmt = tree and tree.statement(with_line, cst.With)
+    where = stmt and tree.block(stmt)
+    if not where or not isinstance(stmt.body, cst.IndentedBlock):
+        return None
+    block, i = where
+    inner = list(stmt.body.body)
+    inner[0] = inner[0].with_changes(leading_lines=stmt.leading_lines)
+    return with_body(tree, block, list(block.body[:i]) + inner + list(block.body[i + 1:]))

@@ -1,5 +1,9 @@
 """Delete a backward() that repeats an earlier one on the same tensor: the first already
-put the gradients in `.grad`; the repeat could only fail (or, kept alive, double them)."""
+put the gradients in `.grad`; the repeat could only fail (or, kept alive, double them).
+
+With `kept=<line>` the call at `line` goes and the one at `kept` stays, whichever runs first:
+the rule passes it when the repeat sits in a helper (`_apply(loss)`: backward then step) that
+the caller runs right after its own backward; the helper keeps doing its whole job."""
 from __future__ import annotations
 
 import libcst as cst
@@ -13,19 +17,32 @@ def _receiver(call: cst.Call) -> str | None:
     return code_of(call.args[0].value) if call.args else None
 
 
-def remove_repeated_backward(source: str, *, line: int) -> str | None:
-    tree = load(source)
-    stmt = tree and tree.statement(line, cst.SimpleStatementLine)
+def _backward(tree, line: int):
+    stmt = tree.statement(line, cst.SimpleStatementLine)
     small = only_small(stmt, cst.Expr)
     call = backward_call(small.value) if small else None
-    if call is None or (code_of(call.func).endswith("grad")):
+    if call is None or code_of(call.func).endswith("grad"):
+        return None, None
+    return stmt, call
+
+
+def remove_repeated_backward(source: str, *, line: int, kept: int | None = None) -> str | None:
+    tree = load(source)
+    stmt, call = _backward(tree, line) if tree else (None, None)
+    if call is None:
         return None
-    receiver = _receiver(call)
-    earlier = [n for n, pos in tree.positions.items()
-               if isinstance(n, cst.Call) and pos.start.line < line and backward_call(n) is not None
-               and not code_of(n.func).endswith("grad") and _receiver(n) == receiver]
+    if kept is not None:
+        if kept == line or _backward(tree, kept)[1] is None:
+            return None
+    else:
+        receiver = _receiver(call)
+        earlier = [n for n, pos in tree.positions.items()
+                   if isinstance(n, cst.Call) and pos.start.line < line and backward_call(n) is not None
+                   and not code_of(n.func).endswith("grad") and _receiver(n) == receiver]
+        if not earlier:
+            return None
     where = tree.block(stmt)
-    if not earlier or where is None:
+    if where is None:
         return None
     body = list(where[0].body)
     del body[where[1]]

@@ -5,50 +5,47 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .line_edit import LineTransformer, transform
+from .cst import Tree, code_of, load
 
 
-def _code(node) -> str:
-    return cst.Module([]).code_for_node(node)
-
-
-class _ToDevice(LineTransformer):
-    def __init__(self, line: int, name: str, device: str):
+class _ToDevice(cst.CSTTransformer):
+    def __init__(self, tree: Tree, line: int, name: str, device: str):
         super().__init__()
-        self.target, self.name, self.device = line, name, device
+        self.tree, self.target, self.name, self.device = tree, line, name, device
 
     def _moved(self, expr):
         if self.device == "cuda":
-            return cst.parse_expression(f"{_code(expr)}.cuda()")
+            return cst.parse_expression(f"{code_of(expr)}.cuda()")
         return cst.Call(cst.Attribute(expr, cst.Name("to")), [cst.Arg(cst.parse_expression(self.device))])
 
     def leave_Arg(self, original, updated):
-        if self.line(original) == self.target and _code(updated.value) == self.name:
+        if self.tree.line(original) == self.target and code_of(updated.value) == self.name:
             return updated.with_changes(value=self._moved(updated.value))
         return updated
 
     def leave_BinaryOperation(self, original, updated):
-        if self.line(original) != self.target:
+        if self.tree.line(original) != self.target:
             return updated
-        if _code(updated.left) == self.name:
+        if code_of(updated.left) == self.name:
             updated = updated.with_changes(left=self._moved(updated.left))
-        if _code(updated.right) == self.name:
+        if code_of(updated.right) == self.name:
             updated = updated.with_changes(right=self._moved(updated.right))
         return updated
 
 
-class _MoveAtCreation(LineTransformer):
-    def __init__(self, line: int, device: str):
+class _MoveAtCreation(cst.CSTTransformer):
+    def __init__(self, tree: Tree, line: int, device: str):
         super().__init__()
-        self.target, self.device = line, device
+        self.tree, self.target, self.device = tree, line, device
 
     def leave_Assign(self, original, updated):
-        if self.line(original) != self.target:
+        moved = f"{code_of(updated.value)}.to({self.device})"
+        if self.tree.line(original) != self.target or code_of(updated.value).endswith(f".to({self.device})"):
             return updated
-        return updated.with_changes(value=cst.parse_expression(f"{_code(updated.value)}.to({self.device})"))
+        return updated.with_changes(value=cst.parse_expression(moved))
 
     def leave_SimpleStatementLine(self, original, updated):
-        if self.line(original) != self.target:
+        if self.tree.line(original) != self.target:
             return updated
         body = []
         for small in updated.body:
@@ -59,10 +56,10 @@ class _MoveAtCreation(LineTransformer):
         return updated.with_changes(body=body)
 
 
-def to_device_at_use(source: str, line: int, name: str, device: str) -> str | None:
-    return transform(source, _ToDevice(line, name, device))
-
-
-def to_device_at_creation(source: str, line: int, device: str) -> str | None:
-    """`line` is an assignment (`model = Net()`) or a discarded move (`x.to(device)`)."""
-    return transform(source, _MoveAtCreation(line, device))
+def to_device(source: str, line: int, device: str, name: str = "") -> str | None:
+    """With `name`: move that tensor where it is used at `line`; without: move the value
+    assigned at `line` (`model = Net()`), or keep a discarded move (`x.to(device)`)."""
+    tree = load(source)
+    if tree is None:
+        return None
+    return tree.rewrite(_ToDevice(tree, line, name, device) if name else _MoveAtCreation(tree, line, device))

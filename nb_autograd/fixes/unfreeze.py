@@ -4,31 +4,21 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .line_edit import BodyEditor, index_at, transform
+from .cst import code_of, load, with_body
 
 
 def unfreeze(source: str, line: int) -> str | None:
-    state = {"emptied": False}
-
-    def edit(stmts, lines):
-        i = index_at(lines, line)
-        if i is not None:
-            rest = stmts[:i] + stmts[i + 1:]
-            if rest:
-                return rest
-            state["emptied"] = True
-            return [cst.SimpleStatementLine([cst.Pass()])]
-        if state["emptied"]:
-            for k, s in enumerate(stmts):
-                if isinstance(s, cst.For) and _only_pass(s):
-                    state["emptied"] = False
-                    return stmts[:k] + stmts[k + 1:]
+    tree = load(source)
+    target = tree and tree.statement(line)
+    if target is None or "requires_grad" not in code_of(target):
+        return None  # only ever delete the freezing statement itself
+    where = tree.block(target)
+    while where and len(where[0].body) == 1 and isinstance(tree.parents.get(where[0]), cst.For) \
+            and tree.parents[where[0]].orelse is None and tree.block(tree.parents[where[0]]):
+        target = tree.parents[where[0]]  # the loop holds nothing else: it goes too
+        where = tree.block(target)
+    if not where:
         return None
-
-    return transform(source, BodyEditor(edit))
-
-
-def _only_pass(loop: cst.For) -> bool:
-    body = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()
-    return len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and \
-        all(isinstance(s, cst.Pass) for s in body[0].body)
+    block, i = where
+    rest = list(block.body[:i]) + list(block.body[i + 1:])
+    return with_body(tree, block, rest or [cst.SimpleStatementLine([cst.Pass()])])

@@ -23,3 +23,19 @@ def test_idempotent_and_inside_the_loop_only():
     once = detach_state(src, loop_line=2, line=3, names=("hidden",))
     assert detach_state(once, loop_line=2, line=3, names=("hidden",)) is None
     assert detach_state(src, loop_line=2, line=1, names=("hidden",)) is None
+
+
+def test_once_per_backward_at_the_top_of_the_function_holding_both():
+    src = ('def chunk(xs):\n    """doc"""\n    loss = 0\n    for x in xs:\n        self.h, self.c = self.cell(x, (self.h, self.c))\n'
+           '        loss = loss + self.h.sum()\n    loss.backward()\n')
+    once = detach_state(src, loop_line=4, line=5, names=("self.h", "self.c"), backward_line=7)
+    assert once.startswith('def chunk(xs):\n    """doc"""\n    self.h, self.c = self.h.detach(), self.c.detach()\n    loss = 0\n')
+    assert detach_state(once, loop_line=4, line=6, names=("self.h", "self.c"), backward_line=8) is None
+
+
+def test_right_after_the_update_when_the_backward_is_outside_its_function():
+    src = ("class M:\n    def forward(self, x):\n        out, self.hidden = self.gru(x, self.hidden)\n        return out\n"
+           "for s in S:\n    m(x).sum().backward()\n")
+    once = detach_state(src, loop_line=5, line=3, names=("self.hidden",), backward_line=6)
+    assert "        out, self.hidden = self.gru(x, self.hidden)\n        self.hidden = self.hidden.detach()\n" in once
+    assert detach_state(once, loop_line=6, line=3, names=("self.hidden",), backward_line=7) is None

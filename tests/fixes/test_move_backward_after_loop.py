@@ -21,3 +21,14 @@ def test_idempotent_and_refuses_when_training_would_change():
     assert move_backward_after_loop(not_last, line=3, loop_line=1) is None
     scaled = "for i in range(2):\n    loss += f(i)\n    (loss / i).backward()\n"
     assert move_backward_after_loop(scaled, line=3, loop_line=1) is None
+
+
+def test_with_step_takes_the_optimizer_calls_along():
+    src = "for e in E:\n    loss = 0\n    for t in T:\n        loss += f(t)\n        opt.zero_grad()\n        loss.backward()\n        opt.step()\n"
+    once = move_backward_after_loop(src, line=6, loop_line=3, with_step=True)
+    assert once == ("for e in E:\n    loss = 0\n    for t in T:\n        loss += f(t)\n"
+                    "    opt.zero_grad()\n    loss.backward()\n    opt.step()\n")
+    assert move_backward_after_loop(once, line=6, loop_line=3, with_step=True) is None
+    assert move_backward_after_loop(src, line=6, loop_line=3) is None
+    logged = src + "        print(t)\n"
+    assert move_backward_after_loop(logged, line=6, loop_line=3, with_step=True) is None

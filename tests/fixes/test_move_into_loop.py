@@ -16,3 +16,17 @@ def test_idempotent_and_safe():
     assert move_into_loop(used_between, line=1, loop_line=3) is None
     input_changes = "loss = f(x)\nfor s in range(3):\n    x = g(s)\n    loss.backward()\n"
     assert move_into_loop(input_changes, line=1, loop_line=2) is None
+
+
+def test_into_the_inner_loop_leaving_blank_lines_in_place():
+    src = "x = 1\n\ncodes = enc(data)\nfor e in E:\n    for b in B:\n        loss = head(codes[b])\n"
+    once = move_into_loop(src, line=3, loop_line=5)
+    assert once == "x = 1\n\nfor e in E:\n    for b in B:\n        codes = enc(data)\n        loss = head(codes[b])\n"
+    assert move_into_loop(once, line=3, loop_line=5) is None
+
+
+def test_not_when_read_outside_the_inner_loop_or_in_its_header():
+    outside = "codes = enc(data)\nfor e in E:\n    for b in B:\n        loss = head(codes[b])\n    print(codes)\n"
+    assert move_into_loop(outside, line=1, loop_line=3) is None
+    header = "codes = enc(data)\nfor e in E:\n    for c in codes:\n        loss = head(c)\n"
+    assert move_into_loop(header, line=1, loop_line=3) is None

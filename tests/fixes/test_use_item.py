@@ -8,7 +8,7 @@ SRC = "total = 0\nfor i in range(3):\n    total += crit(net(x), y)  # running\n 
 def test_splits_the_term_out():
     assert use_item(SRC, line=3, backward_line=4, name="total") == (
         "total = 0\nfor i in range(3):\n    step_loss = crit(net(x), y)\n"
-        "    total += step_loss.item()  # running\n    (step_loss / 3).backward()\n")
+        "    total += step_loss.item()  # running\n    step_loss.backward()\n")
 
 
 def test_reuses_a_named_term_and_keeps_a_tensor_total_a_tensor():
@@ -22,3 +22,20 @@ def test_idempotent_and_safe():
     assert use_item(once, line=3, backward_line=4, name="total") is None
     assert use_item(SRC.replace("+=", "-="), line=3, backward_line=4, name="total") is None
     assert use_item(SRC, line=3, backward_line=4, name="other") is None
+
+
+def test_backpropagates_the_named_loss_in_a_helper_and_a_dict_slot_through_an_alias():
+    helper = "def step(acc):\n    loss = f()\n    acc = acc + 0.5 * loss\n    acc.backward()\n    return acc\n"
+    assert use_item(helper, line=3, backward_line=4, name="acc") == (
+        "def step(acc):\n    loss = f()\n    acc = acc + 0.5 * loss.item()\n    loss.backward()\n    return acc\n")
+    meter = "for i in r:\n    l = f(i)\n    m['t'] += l\n    avg = m['t'] / 2\n    avg.backward()\n"
+    once = use_item(meter, line=3, backward_line=5, name="m['t']")
+    assert once == "for i in r:\n    l = f(i)\n    m['t'] += l.item()\n    avg = m['t'] / 2\n    l.backward()\n"
+    assert use_item(once, line=3, backward_line=5, name="m['t']") is None
+
+
+def test_refuses_a_backward_in_another_scope_or_not_made_from_the_total():
+    apart = "for i in r:\n    total += f(i)\nfor j in r:\n    total.backward()\n"
+    assert use_item(apart, line=2, backward_line=4, name="total") is None
+    other = "for i in r:\n    total += f(i)\n    avg = g(i)\n    avg.backward()\n"
+    assert use_item(other, line=2, backward_line=4, name="total") is None

@@ -1,14 +1,17 @@
 """Follow the backpropagated tensor back through the cell's assignments to where its graph
-was cut: a no_grad block, a detaching call, a rebuilt tensor, or a no_grad function."""
+was cut: a no_grad block, a detaching call, a rebuilt tensor, or a helper whose result is
+computed under no_grad. Only a cut of a value that carried a graph counts: `.numpy()` on
+input data cuts nothing the loss needed."""
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 
 from ...evidence import Evidence
 from ...evidence.errors import ErrorFacts
 
 _ORDER = ("numpy", "item", "tolist", "detach", "rebuild")
-_REBUILD = ("tensor", "from_numpy", "as_tensor", "Tensor", "FloatTensor")
+_LIBRARIES = ("torch", "np", "numpy", "F", "nn", "math", "random")
 
 
 @dataclass(frozen=True)
@@ -18,6 +21,8 @@ class CutSite:
     text: str
     edit_lines: tuple[int, ...] = ()  # lines a keep_in_graph fix must patch
     function: str = ""
+    call_line: int = 0                # for no_grad_function: where the helper is called
+    names: tuple[str, ...] = ()       # what holds the cut value on its way to the loss
 
 
 def _no_grad_with(ev: Evidence, line: int) -> int | None:
@@ -34,41 +39,82 @@ def _no_grad_with(ev: Evidence, line: int) -> int | None:
     return None
 
 
+def _made_before(ev: Evidence, name: str, before: int):
+    made = [a for a in ev.code.assigns_to(name) if a.line < before] or list(ev.code.assigns_to(name))
+    return max(made, key=lambda a: a.line) if made else None
+
+
+def _grad_source_at(ev: Evidence, facts: ErrorFacts, line: int, reads) -> bool:
+    """Does the code at `line` call a model or a cell function, or read a trained tensor?"""
+    trained = facts.grad_reads | {name for _, name, given in facts.leaves if given}
+    if set(reads) & trained:
+        return True
+    for call in ev.code.calls:
+        root = call.func.split(".")[0]
+        if call.line == line and root and root not in _LIBRARIES and not hasattr(builtins, root) \
+                and (call.receiver in (None, "self") or call.func.startswith("self.")):
+            return True
+    return False
+
+
+def _carried_grad(ev: Evidence, facts: ErrorFacts, a) -> bool:
+    """Whether the value cut at assignment `a` came from a graph (walks upstream)."""
+    todo, seen = [(a.line, a.reads)], set()
+    while todo and len(seen) < 200:
+        line, reads = todo.pop()
+        if line in seen:
+            continue
+        seen.add(line)
+        if _grad_source_at(ev, facts, line, reads):
+            return True
+        for name in reads:
+            up = _made_before(ev, name, line)
+            if up is not None:
+                todo.append((up.line, up.reads))
+    return False
+
+
 def find_cut(ev: Evidence, facts: ErrorFacts) -> CutSite | None:
     site = ev.backward_site
     if site is None:
         return None
     functions = {f.name: f for f in ev.code.functions}
-    todo, seen, cuts = [(n, site.line) for n in site.names], set(), []
+    todo = [(n, site.line, ()) for n in site.names]
+    seen, cuts, data = set(), [], []
     while todo:
-        name, before = todo.pop()
+        name, before, path = todo.pop()
         if (name, before) in seen or len(seen) > 200:
             continue
         seen.add((name, before))
-        made = [a for a in ev.code.assigns_to(name) if a.line < before] or list(ev.code.assigns_to(name))
-        if not made:
+        a = _made_before(ev, name, before)
+        if a is None:
             continue
-        a = max(made, key=lambda a: a.line)
+        here = path + ((a.line, name),)
         if a.no_grad and (w := _no_grad_with(ev, a.line)):
             cuts.append(CutSite(w, "no_grad", ev.code.line_text(w)))
             continue
         kinds = {c.kind for c in facts.cuts if c.line == a.line}
-        callee = (a.call or "").rpartition(".")[2]
-        if callee in _REBUILD and a.call_args and (a.call or "").startswith(("torch", "np", "numpy")):
-            kinds.add("rebuild")
-        if a.detached or kinds:
+        if (a.detached or kinds) and _carried_grad(ev, facts, a):
             kind = next((k for k in _ORDER if k in kinds), "detach")
-            cuts.append(CutSite(a.line, kind, ev.code.line_text(a.line), (a.line,)))
-        called = {c.func for c in ev.code.calls if c.line == a.line and c.func in functions}
-        for fn_name in called:
+            cuts.append(CutSite(a.line, kind, ev.code.line_text(a.line), tuple(l for l, _ in here),
+                                names=tuple(n for _, n in here)))
+        elif "numpy" in kinds:
+            data.append(a.line)  # numpy data that meets the cut value: it must stay a tensor too
+        for fn_name in {c.func for c in ev.code.calls if c.line == a.line and c.func in functions}:
             deco = dict(facts.decorated_no_grad).get(fn_name)
-            if deco:
-                cuts.append(CutSite(deco, "no_grad_function", ev.code.line_text(deco), function=fn_name))
+            returns = [(line, names) for fn, line, names in facts.returns if fn == fn_name]
+            inner = [w for line, _ in returns if (w := _no_grad_with(ev, line))]
+            if deco or inner:
+                cut = deco or inner[0]
+                cuts.append(CutSite(cut, "no_grad_function", ev.code.line_text(cut), function=fn_name,
+                                    call_line=a.line))
                 continue
-            todo += [(n, line) for fn, line, names in facts.returns if fn == fn_name for n in names]
-        todo += [(n, a.line) for n in a.reads if n != name]
+            todo += [(n, line, here) for line, names in returns for n in names]
+        todo += [(n, a.line, here) for n in a.reads]
     if not cuts:
         return None
     first = min(cuts, key=lambda c: c.line)  # where the history was lost first
-    edits = tuple(sorted({l for c in cuts for l in c.edit_lines}))
-    return CutSite(first.line, first.kind, first.text, edits, first.function)
+    graph_cuts = [c for c in cuts if c.edit_lines]
+    edits = tuple(sorted({l for c in graph_cuts for l in c.edit_lines} | (set(data) if graph_cuts else set())))
+    names = tuple(sorted({n for c in graph_cuts for n in c.names}))
+    return CutSite(first.line, first.kind, first.text, edits, first.function, first.call_line, names)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from ...evidence import Evidence
 from ...evidence.errors import read_errors
-from ...fixes.line_edit import fixes_of, make_fix
-from ...fixes.to_device import to_device_at_creation, to_device_at_use
-from ...i18n import text
+from ...fixes.plan import build, plan
 from ..base import Example, Hit
 
 CAUSE = "device_mismatch"
@@ -130,12 +128,12 @@ def match(ev: Evidence) -> Hit | None:
 
 
 def fixes(hit: Hit, ev: Evidence, lang: str):
-    source, device, made = ev.capture.source, hit.fact("device"), int(hit.fact("made_line") or 0)
+    device, made = hit.fact("device"), int(hit.fact("made_line") or 0)
+    plans = []
     if hit.variant == "discarded":
-        return fixes_of(make_fix("keep_to_result", text("fix.keep_to_result", lang), source,
-                                 to_device_at_creation(source, hit.line, device)))
-    at_use = make_fix("to_device_at_use", text("fix.to_device_at_use", lang), source,
-                      to_device_at_use(source, hit.line, hit.fact("name"), device)) if hit.variant == "at_use" else None
-    at_creation = make_fix("to_device_at_creation", text("fix.to_device_at_creation", lang), source,
-                           to_device_at_creation(source, made, device)) if made else None
-    return fixes_of(at_use, at_creation)
+        plans.append(plan("to_device", title="keep_to_result", line=hit.line, device=device))
+    elif hit.variant == "at_use":
+        plans.append(plan("to_device", title="to_device_at_use", line=hit.line, device=device, name=hit.fact("name")))
+    if made and hit.variant != "discarded":
+        plans.append(plan("to_device", title="to_device_at_creation", line=made, device=device))
+    return build(ev.capture.source, lang, plans)

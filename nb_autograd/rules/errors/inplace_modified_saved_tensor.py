@@ -3,10 +3,7 @@ from __future__ import annotations
 
 from ...evidence import Evidence
 from ...evidence.errors import InplaceOp, read_errors
-from ...fixes.line_edit import fixes_of, make_fix
-from ...fixes.move_step_after_backward import move_step_after_backward, recompute_after_step
-from ...fixes.out_of_place import clone_before_write, out_of_place
-from ...i18n import text
+from ...fixes.plan import build, plan
 from ..base import Example, Hit
 
 CAUSE = "inplace_modified_saved_tensor"
@@ -233,21 +230,19 @@ def _loss_line(ev: Evidence) -> int | None:
 
 
 def fixes(hit: Hit, ev: Evidence, lang: str):
-    source, line = ev.capture.source, hit.line
-    title = lambda key: text(f"fix.{key}", lang, **dict(hit.facts))
+    line, facts = hit.line, dict(hit.facts)
+    plans = []
     if hit.variant == "step":
         loss_line = _loss_line(ev)
         # An earlier backward on a separate graph (no retain_graph), as in a GAN step: the
         # failing loss should be computed again from the updated parameters.
         earlier = [b for b in ev.code.backwards if b.line < line and b.line != ev.line and not b.retain_graph]
-        recompute = make_fix("recompute_after_step", title("recompute_after_step"), source,
-                             recompute_after_step(source, loss_line, line) if loss_line and loss_line < line else None)
-        move = make_fix("move_step_after_backward", title("move_step_after_backward"), source,
-                        move_step_after_backward(source, line, ev.line))
-        return fixes_of(recompute, move) if earlier else fixes_of(move, recompute)
-    if hit.variant == "setitem":
-        return fixes_of(make_fix("clone_before_write", title("clone_before_write"), source,
-                                 clone_before_write(source, line, hit.fact("name"))))
-    if hit.variant in {"augassign", "method", "inplace_kw", "functional"}:
-        return fixes_of(make_fix("out_of_place", title("out_of_place"), source, out_of_place(source, line)))
-    return ()
+        move = plan("move_step_after_backward", facts=facts, step_line=line, backward_line=ev.line)
+        recompute = [plan("recompute_after_step", facts=facts, loss_line=loss_line, step_line=line)] \
+            if loss_line and loss_line < line else []
+        plans = [*recompute, move] if earlier else [move, *recompute]
+    elif hit.variant == "setitem":
+        plans = [plan("clone_before_write", facts=facts, line=line, name=hit.fact("name"))]
+    elif hit.variant in {"augassign", "method", "inplace_kw", "functional"}:
+        plans = [plan("out_of_place", facts=facts, line=line)]
+    return build(ev.capture.source, lang, plans)

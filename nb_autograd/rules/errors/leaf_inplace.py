@@ -3,9 +3,7 @@ from __future__ import annotations
 
 from ...evidence import Evidence
 from ...evidence.errors import read_errors
-from ...fixes.init_under_no_grad import init_under_no_grad
-from ...fixes.line_edit import fixes_of, make_fix
-from ...i18n import text
+from ...fixes.plan import build, plan
 from ..base import Example, Hit
 
 CAUSE = "leaf_inplace"
@@ -134,9 +132,5 @@ def match(ev: Evidence) -> Hit | None:
 
 
 def fixes(hit: Hit, ev: Evidence, lang: str):
-    source = ev.capture.source
     run = tuple(int(x) for x in hit.fact("lines").split(",") if x)
-    return fixes_of(
-        make_fix("init_under_no_grad", text("fix.init_under_no_grad", lang), source, init_under_no_grad(source, run)),
-        make_fix("init_under_no_grad", text("fix.init_under_no_grad", lang), source, init_under_no_grad(source, (hit.line,))),
-    )
+    return build(ev.capture.source, lang, [plan("init_under_no_grad", lines=lines) for lines in (run, (hit.line,))])

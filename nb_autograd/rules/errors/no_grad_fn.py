@@ -4,12 +4,7 @@ from __future__ import annotations
 
 from ...evidence import Evidence
 from ...evidence.errors import read_errors
-from ...fixes.add_requires_grad import add_requires_grad
-from ...fixes.keep_in_graph import keep_in_graph
-from ...fixes.line_edit import fixes_of, make_fix
-from ...fixes.remove_no_grad import remove_no_grad
-from ...fixes.unfreeze import unfreeze
-from ...i18n import text
+from ...fixes.plan import build, plan
 from ..base import Example, Hit
 from ._no_grad_trace import find_cut
 
@@ -101,6 +96,88 @@ for step in range(3):
     with torch.no_grad():
         w -= 0.1 * w.grad
 """),
+    # a weight scaled after it is drawn: the flag goes on the result, which stays a leaf
+    Example(code="""\
+import torch
+x, y = torch.randn(16, 2), torch.randn(16, 1)
+scale = torch.randn(2, 1) / 2
+for step in range(3):
+    loss = ((x @ scale - y) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        scale -= 0.1 * scale.grad
+        scale.grad = None
+""", line=3, fixed="""\
+import torch
+x, y = torch.randn(16, 2), torch.randn(16, 1)
+scale = (torch.randn(2, 1) / 2).requires_grad_()
+for step in range(3):
+    loss = ((x @ scale - y) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        scale -= 0.1 * scale.grad
+        scale.grad = None
+"""),
+    # a round trip through numpy: computed with torch instead, input data stays a tensor too
+    Example(code="""\
+import numpy as np
+import torch
+net = torch.nn.Linear(2, 1)
+x = torch.randn(8, 2)
+target = x.sum(dim=1, keepdim=True).numpy()
+out = net(x).detach().numpy()
+err = np.mean(np.abs(out - target))
+loss = torch.tensor(err)
+loss.backward()
+""", line=6, fixed="""\
+import numpy as np
+import torch
+net = torch.nn.Linear(2, 1)
+x = torch.randn(8, 2)
+target = x.sum(dim=1, keepdim=True)
+out = net(x)
+err = torch.mean(torch.abs(out - target))
+loss = err
+loss.backward()
+"""),
+    # an evaluation helper computes under no_grad: its result is computed at the call instead
+    Example(code="""\
+import torch
+
+def embed(layer, x, scale=2.0):
+    with torch.no_grad():
+        return layer(x) * scale
+
+layer = torch.nn.Linear(3, 3)
+loss = embed(layer, torch.randn(4, 3) + 1).pow(2).mean()
+loss.backward()
+""", line=4, fixed="""\
+import torch
+
+def embed(layer, x, scale=2.0):
+    with torch.no_grad():
+        return layer(x) * scale
+
+layer = torch.nn.Linear(3, 3)
+loss = (layer(torch.randn(4, 3) + 1) * 2.0).pow(2).mean()
+loss.backward()
+"""),
+    # .item() per element, rebuilt with torch.tensor: the tensors are stacked instead
+    Example(code="""\
+import torch
+net = torch.nn.Linear(2, 1)
+xs = [torch.randn(4, 2) for _ in range(3)]
+parts = torch.tensor([net(x).mean().item() for x in xs])
+loss = parts.sum()
+loss.backward()
+""", line=4, fixed="""\
+import torch
+net = torch.nn.Linear(2, 1)
+xs = [torch.randn(4, 2) for _ in range(3)]
+parts = torch.stack([net(x).mean() for x in xs])
+loss = parts.sum()
+loss.backward()
+"""),
 )
 
 GOOD = (
@@ -140,8 +217,8 @@ def match(ev: Evidence) -> Hit | None:
     cut = find_cut(ev, facts)
     if cut is not None:
         return Hit(CAUSE, cut.line, 0.9, variant=cut.kind,
-                   facts=_facts(ev, cut.line, cut.text, function=cut.function,
-                                edits=",".join(map(str, cut.edit_lines))),
+                   facts=_facts(ev, cut.line, cut.text, function=cut.function, call_line=str(cut.call_line),
+                                edits=",".join(map(str, cut.edit_lines)), names=",".join(cut.names)),
                    related=(("backward", ev.line),))
     if facts.freezes:
         line, _ = facts.freezes[0]
@@ -154,15 +231,18 @@ def match(ev: Evidence) -> Hit | None:
 
 
 def fixes(hit: Hit, ev: Evidence, lang: str):
-    source, line = ev.capture.source, hit.line
-    title = lambda key: text(f"fix.{key}", lang)
+    line, plans = hit.line, []
     if hit.variant == "no_grad":
-        return fixes_of(make_fix("remove_no_grad", title("remove_no_grad"), source, remove_no_grad(source, line)))
-    if hit.variant == "frozen":
-        return fixes_of(make_fix("unfreeze", title("unfreeze"), source, unfreeze(source, line)))
-    if hit.variant == "requires_grad_missing":
-        return fixes_of(make_fix("add_requires_grad", title("add_requires_grad"), source, add_requires_grad(source, line)))
-    edits = tuple(int(x) for x in hit.fact("edits").split(",") if x)
-    if edits:
-        return fixes_of(make_fix("keep_in_graph", title("keep_in_graph"), source, keep_in_graph(source, edits)))
-    return ()
+        plans.append(plan("remove_no_grad", with_line=line))
+    elif hit.variant == "frozen":
+        plans.append(plan("unfreeze", line=line))
+    elif hit.variant == "requires_grad_missing":
+        plans.append(plan("add_requires_grad", line=line))
+    elif hit.variant == "no_grad_function":
+        # at the call first: the helper keeps serving evaluation without a graph
+        plans.append(plan("inline_helper", line=int(hit.fact("call_line")), function=hit.fact("function")))
+        if ev.code.line_text(line).lstrip().startswith("with "):
+            plans.append(plan("remove_no_grad", with_line=line))
+    elif edits := tuple(int(x) for x in hit.fact("edits").split(",") if x):
+        plans.append(plan("keep_in_graph", lines=edits, names=tuple(n for n in hit.fact("names").split(",") if n)))
+    return build(ev.capture.source, lang, plans)

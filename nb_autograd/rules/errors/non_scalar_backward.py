@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 from ...evidence import Evidence
-from ...fixes.line_edit import fixes_of, make_fix
-from ...fixes.reduce_to_scalar import reduce_to_scalar
-from ...i18n import text
+from ...fixes.plan import build, plan
 from ..base import Example, Hit
 
 CAUSE = "non_scalar_backward"
@@ -109,11 +107,8 @@ def match(ev: Evidence) -> Hit | None:
 
 
 def fixes(hit: Hit, ev: Evidence, lang: str):
-    source, line = ev.capture.source, hit.line
     first = hit.fact("how").strip(".()") or "mean"
     other = "sum" if first == "mean" else "mean"
-    return fixes_of(
-        make_fix(f"reduce_{first}", text(f"fix.reduce_{first}", lang), source, reduce_to_scalar(source, line, first)),
-        make_fix(f"reduce_{other}", text(f"fix.reduce_{other}", lang), source, reduce_to_scalar(source, line, other)),
-        make_fix("pass_gradient", text("fix.pass_gradient", lang), source, reduce_to_scalar(source, line, "gradient")),
-    )
+    titles = {first: f"reduce_{first}", other: f"reduce_{other}", "gradient": "pass_gradient"}
+    return build(ev.capture.source, lang, [plan("reduce_to_scalar", title=titles[how], line=hit.line, how=how)
+                                           for how in (first, other, "gradient")])

@@ -4,9 +4,7 @@ from __future__ import annotations
 import ast
 
 from ...evidence import Evidence
-from ...fixes.detach_numpy import detach_numpy
-from ...fixes.line_edit import fixes_of, make_fix
-from ...i18n import text
+from ...fixes.plan import build, plan
 from ..base import Example, Hit
 
 CAUSE = "numpy_on_grad_tensor"
@@ -109,6 +107,4 @@ def match(ev: Evidence) -> Hit | None:
 
 
 def fixes(hit: Hit, ev: Evidence, lang: str):
-    source = ev.capture.source
-    patched = detach_numpy(source, hit.line, hit.fact("arg") or None)
-    return fixes_of(make_fix("detach_numpy", text("fix.detach_numpy", lang), source, patched))
+    return build(ev.capture.source, lang, [plan("detach_numpy", line=hit.line, arg=hit.fact("arg") or None)])

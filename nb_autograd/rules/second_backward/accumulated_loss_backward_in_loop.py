@@ -56,7 +56,102 @@ for step in range(4):
     step_loss = ((pred - x.sum(1, keepdim=True)) ** 2).mean()
     total = total + step_loss.item()
     opt.zero_grad()
-    (step_loss / (step + 1)).backward()
+    step_loss.backward()
+    opt.step()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+
+
+def train_step(x, running):
+    opt.zero_grad()
+    loss = net(x).pow(2).mean()
+    running = running + 0.5 * loss
+    running.backward()
+    opt.step()
+    return running
+
+
+running = torch.zeros(())
+for step in range(3):
+    running = train_step(torch.randn(4, 3), running)
+""", line=10, fixed="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+
+
+def train_step(x, running):
+    opt.zero_grad()
+    loss = net(x).pow(2).mean()
+    running = running + 0.5 * loss.item()
+    loss.backward()
+    opt.step()
+    return running
+
+
+running = torch.zeros(())
+for step in range(3):
+    running = train_step(torch.randn(4, 3), running)
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Linear(3, 1)
+opt = torch.optim.Adam(net.parameters(), lr=0.1)
+meter = {"sum": 0.0, "n": 0}
+for step in range(3):
+    loss = net(torch.randn(4, 3)).pow(2).mean()
+    meter["sum"] += loss
+    meter["n"] += 1
+    avg = meter["sum"] / meter["n"]
+    opt.zero_grad()
+    avg.backward()
+    opt.step()
+""", line=8, fixed="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Linear(3, 1)
+opt = torch.optim.Adam(net.parameters(), lr=0.1)
+meter = {"sum": 0.0, "n": 0}
+for step in range(3):
+    loss = net(torch.randn(4, 3)).pow(2).mean()
+    meter["sum"] += loss.item()
+    meter["n"] += 1
+    avg = meter["sum"] / meter["n"]
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+seq = torch.randn(5, 3, 2)
+for epoch in range(2):
+    loss = 0.0
+    for t in range(4):
+        loss = loss + (net(seq[t]) - seq[t + 1]).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+""", line=9, fixed="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+seq = torch.randn(5, 3, 2)
+for epoch in range(2):
+    loss = 0.0
+    for t in range(4):
+        loss = loss + (net(seq[t]) - seq[t + 1]).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
     opt.step()
 """),
 )
@@ -114,14 +209,20 @@ def match(ev: Evidence) -> Hit | None:
 
 
 def fixes(hit: Hit, ev: Evidence, lang: str):
-    """One backward after the loop on the summed loss (same gradients), else each step's own
-    term with a float total. No retain_graph: it would backpropagate old terms again."""
+    """A total reset every outer iteration sums an objective over the inner loop (time steps,
+    ensemble members): one backward (and step) after that loop. A total kept across a run of
+    optimizer steps is a metric: each step backpropagates its own loss, the total gets floats.
+    No retain_graph: it would backpropagate old terms again."""
     from ...fixes.plan import build, plan
 
     name, backward_line = hit.fact("name"), int(hit.fact("backward_line"))
     loops = ev.code.loops_at(hit.line)
-    plans = [plan("move_backward_after_loop", line=backward_line, loop_line=loops[-1].line)] if loops else []
-    return build(ev.capture.source, lang, [
-        *plans,
-        plan("use_item", line=hit.line, backward_line=backward_line, name=name, facts={"name": name}),
-    ])
+    item = plan("use_item", line=hit.line, backward_line=backward_line, name=name, facts={"name": name})
+    if not loops:  # accumulated in a function the loop calls: its backward cannot leave the call
+        return build(ev.capture.source, lang, [item])
+    inner = loops[-1]
+    reset = len(loops) > 1 and any(loops[-2].contains(a.line) and not inner.contains(a.line)
+                                   for a in ev.code.assigns_to(name))
+    steps = any(inner.contains(c.line) and c.func.endswith(".step") for c in ev.code.calls)
+    move = plan("move_backward_after_loop", line=backward_line, loop_line=inner.line, with_step=reset)
+    return build(ev.capture.source, lang, [item, move] if steps and not reset else [move, item])

@@ -1,11 +1,14 @@
 """A tensor computed once before the loop, with grad tracking, feeds every iteration's backward."""
 from __future__ import annotations
 
+import re
+
 from ...evidence import Evidence
 from ..base import Example, Hit
 
 CAUSE = "computed_before_loop"
 SYMPTOM = "second_backward"
+OPTIMIZER = re.compile(r"(^|\.)optim\.\w+$")
 
 BAD = (
     Example(code="""\
@@ -60,6 +63,37 @@ for step in range(3):
     idx = torch.randint(0, 10, (5,))
     loss = head(table[idx]).pow(2).mean()
     loss.backward()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+enc = torch.nn.Linear(3, 4)
+head = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD([*enc.parameters(), *head.parameters()], lr=0.1)
+data = torch.randn(6, 3)
+
+codes = torch.tanh(enc(data))
+for epoch in range(2):
+    for b in range(0, 6, 3):
+        loss = head(codes[b:b + 3]).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+""", line=8, fixed="""\
+import torch
+torch.manual_seed(0)
+enc = torch.nn.Linear(3, 4)
+head = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD([*enc.parameters(), *head.parameters()], lr=0.1)
+data = torch.randn(6, 3)
+
+for epoch in range(2):
+    for b in range(0, 6, 3):
+        codes = torch.tanh(enc(data))
+        loss = head(codes[b:b + 3]).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
 """),
 )
 
@@ -131,9 +165,34 @@ def match(ev: Evidence) -> Hit | None:
                related=(("loop", ev.loop.line), ("backward", ev.line)))
 
 
+def _maximal(names) -> set[str]:
+    """Drop the prefixes the reader adds (`self` for `self.model`): keep the names as written."""
+    return {n for n in names if not any(m.startswith(n + ".") for m in names)}
+
+
+def _optimized(ev: Evidence) -> set[str] | None:
+    """What the cell's optimizers train (`model` for `model.parameters()`, `w` for `[w]`);
+    None when the cell builds no optimizer."""
+    args = [a.call_args for a in ev.code.assigns if a.call and OPTIMIZER.search(a.call)]
+    if not args:
+        return None
+    return {n.removesuffix(".parameters") for n in _maximal(frozenset().union(*args))}
+
+
+def trained_by_optimizer(ev: Evidence, reads) -> bool | None:
+    """Does a value computed from `reads` use something an optimizer of the cell trains?
+    None when the cell builds no optimizer (nothing to tell from)."""
+    trained = _optimized(ev)
+    if trained is None or reads is None:
+        return None
+    return any(r == t or r.startswith(t + ".") for r in _maximal(reads) for t in trained)
+
+
 def fixes(hit: Hit, ev: Evidence, lang: str):
-    """no_grad when what made the tensor is trained in the loop anyway (the tensor is a fixed
-    reference); inside the loop first when this tensor is the only way its source trains."""
+    """Does an optimizer train what made the tensor? Then no_grad would freeze that path:
+    compute it inside the loop, fresh each step. If not, the tensor is a fixed input: compute it
+    once under no_grad. With no optimizer in the cell, move it in when this tensor is the only
+    way its source is used in the loop."""
     from ...fixes.plan import build, plan
 
     name, loop_line = hit.fact("name"), int(hit.fact("loop_line"))
@@ -142,8 +201,12 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
     loop = next((l for l in ev.code.loops if l.line == loop_line), None)
     only_here = bool(root) and root not in {"torch", "F", "nn"} and loop is not None and \
         not any(loop.contains(r) for r in ev.code.read_lines(root))
+    trained = trained_by_optimizer(ev, made.reads if made else None)
+    only_here = only_here if trained is None else trained
     plans = [plan("wrap_no_grad", line=hit.line), plan("move_into_loop", line=hit.line, loop_line=loop_line)]
     if hit.variant == "loss":  # a loss under no_grad could not be backpropagated at all
         return build(ev.capture.source, lang, [plan("move_into_loop", title="recompute_in_loop", line=hit.line,
                                                     loop_line=loop_line)])
+    if trained:  # no_grad would freeze parameters the optimizer is meant to train
+        plans = plans[1:]
     return build(ev.capture.source, lang, plans[::-1] if only_here else plans)

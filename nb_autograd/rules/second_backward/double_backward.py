@@ -60,6 +60,40 @@ penalty = ((grad_x.norm(dim=1) - 1) ** 2).mean()
 loss = -score.mean() + penalty
 loss.backward()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+
+
+def apply(loss):
+    loss.backward()
+    opt.step()
+
+
+for step in range(2):
+    opt.zero_grad()
+    loss = net(torch.randn(4, 3)).pow(2).mean()
+    loss.backward()
+    apply(loss)
+""", line=8, fixed="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+
+
+def apply(loss):
+    loss.backward()
+    opt.step()
+
+
+for step in range(2):
+    opt.zero_grad()
+    loss = net(torch.randn(4, 3)).pow(2).mean()
+    apply(loss)
+"""),
 )
 
 GOOD = (
@@ -107,6 +141,24 @@ def _grad_feeds_loss(ev: Evidence, grad_line: int) -> bool:
     return bool(made & names)
 
 
+def _helper_repeats(ev: Evidence, first: int, line: int) -> bool:
+    """The repeat at `line` is in a helper that the first backward's function calls after it,
+    with nothing in between that uses the gradients (a step, a .grad read): the helper is the
+    one meant to backpropagate, so the caller's own backward is the one to drop."""
+    def function_of(at):
+        return next((f for f in sorted(ev.code.functions, key=lambda f: -f.line) if f.line < at <= f.end_line), None)
+    caller, helper = function_of(first), function_of(line)
+    if helper is None or caller == helper:
+        return False
+    end = caller.end_line if caller else len(ev.code.lines)
+    calls = [c for c in ev.code.calls if first < c.line <= end and (c.func == helper.name or c.func.endswith("." + helper.name))]
+    if not calls:
+        return False
+    between = [c for c in ev.code.calls if first < c.line < calls[0].line]
+    return not any(c.func.endswith((".step", "zero_grad")) for c in between) and \
+        not any(n.endswith(".grad") for n, r in ev.code.reads if first < r < calls[0].line)
+
+
 def fixes(hit: Hit, ev: Evidence, lang: str):
     """Drop a leftover repeat; build a loss made once before the loop inside it; keep the
     graph (retain_graph) only for grad() then backward(), where both passes are meant."""
@@ -123,5 +175,7 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
             plans.append(plan("add_create_graph", line=first))
         plans.append(plan("add_retain_graph", line=first))
     elif hit.line:
+        if first and _helper_repeats(ev, first, hit.line):
+            plans.append(plan("remove_repeated_backward", line=first, kept=hit.line))
         plans.append(plan("remove_repeated_backward", line=hit.line))
     return build(ev.capture.source, lang, plans)

@@ -62,6 +62,84 @@ for t in range(4):
     loss = h.pow(2).sum()
     loss.backward()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+
+
+class Stream(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gru = torch.nn.GRU(2, 4, batch_first=True)
+        self.hidden = None
+
+    def forward(self, x):
+        out, self.hidden = self.gru(x, self.hidden)
+        return out.sum()
+
+
+model = Stream()
+for step in range(3):
+    model(torch.randn(1, 3, 2)).backward()
+""", line=12, fixed="""\
+import torch
+torch.manual_seed(0)
+
+
+class Stream(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gru = torch.nn.GRU(2, 4, batch_first=True)
+        self.hidden = None
+
+    def forward(self, x):
+        out, self.hidden = self.gru(x, self.hidden)
+        self.hidden = self.hidden.detach()
+        return out.sum()
+
+
+model = Stream()
+for step in range(3):
+    model(torch.randn(1, 3, 2)).backward()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+cell = torch.nn.LSTMCell(2, 3)
+
+
+def train_chunk(chunk, h, c):
+    loss = 0.0
+    for x in chunk:
+        h, c = cell(x, (h, c))
+        loss = loss + h.pow(2).mean()
+    loss.backward()
+    return h, c
+
+
+h, c = torch.zeros(1, 3), torch.zeros(1, 3)
+for chunk in torch.randn(9, 1, 2).split(3):
+    h, c = train_chunk(chunk, h, c)
+""", line=9, fixed="""\
+import torch
+torch.manual_seed(0)
+cell = torch.nn.LSTMCell(2, 3)
+
+
+def train_chunk(chunk, h, c):
+    h, c = h.detach(), c.detach()
+    loss = 0.0
+    for x in chunk:
+        h, c = cell(x, (h, c))
+        loss = loss + h.pow(2).mean()
+    loss.backward()
+    return h, c
+
+
+h, c = torch.zeros(1, 3), torch.zeros(1, 3)
+for chunk in torch.randn(9, 1, 2).split(3):
+    h, c = train_chunk(chunk, h, c)
+"""),
 )
 
 GOOD = (
@@ -114,15 +192,17 @@ def match(ev: Evidence) -> Hit | None:
 
 
 def fixes(hit: Hit, ev: Evidence, lang: str):
-    """Truncated BPTT: detach every state the recurrent call hands back, at the top of the
-    loop body; or, for plain tensor states, where the call reads them."""
+    """Truncated BPTT: detach every state the recurrent call hands back, once per backward (at
+    the top of the body that holds both the update and the backward, else right after the
+    update); or, for plain tensor states, where the call reads them."""
     from ...fixes.detach_state import plain_state
     from ...fixes.plan import build, plan
 
     names = tuple(dict.fromkeys(n for n, line, _ in recurrent_states(ev) if line == hit.line)) or (hit.fact("name"),)
     paths = [h.path for h in ev.holders if h.path.split("[")[0] in names]
     as_tuple = True if any("[" in p for p in paths) else False if paths else None  # seen at run time
-    where = {"loop_line": int(hit.fact("loop_line")), "line": hit.line, "names": names, "as_tuple": as_tuple}
+    where = {"loop_line": int(hit.fact("loop_line")), "line": hit.line, "names": names, "as_tuple": as_tuple,
+             "backward_line": ev.backward_site.line if ev.backward_site else None}
     plans = [plan("detach_state", **where)]
     if plain_state(ev.capture.source, **where):
         plans.append(plan("add_detach", title="add_detach_read", line=hit.line, names=names, reads=True))

@@ -63,6 +63,43 @@ for step in range(3):
     g_loss.backward()
     opt_g.step()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+G, D = torch.nn.Linear(2, 2), torch.nn.Linear(2, 1)
+
+
+def d_step(real, fake):
+    (D(real).mean() - D(fake).mean()).backward()
+
+
+def g_step(fake):
+    D(fake).mean().backward()
+
+
+for step in range(2):
+    fake = G(torch.randn(4, 2))
+    d_step(torch.randn(4, 2), fake)
+    g_step(fake)
+""", line=11, fixed="""\
+import torch
+torch.manual_seed(0)
+G, D = torch.nn.Linear(2, 2), torch.nn.Linear(2, 1)
+
+
+def d_step(real, fake):
+    (D(real).mean() - D(fake.detach()).mean()).backward()
+
+
+def g_step(fake):
+    D(fake).mean().backward()
+
+
+for step in range(2):
+    fake = G(torch.randn(4, 2))
+    d_step(torch.randn(4, 2), fake)
+    g_step(fake)
+"""),
 )
 
 GOOD = (
@@ -161,14 +198,57 @@ def _closure(ev: Evidence, names: set[str], after: int, upto: int) -> set[int]:
     return lines
 
 
+def _function_of(ev: Evidence, line: int):
+    return next((f for f in sorted(ev.code.functions, key=lambda f: -f.line) if f.line < line <= f.end_line), None)
+
+
+def _bound(ev: Evidence, call, function, name: str) -> str | None:
+    """The parameter of `function` that `call` passes `name` to (`self` skipped for methods)."""
+    if name not in call.args:
+        return None
+    offset = 1 if call.receiver and function.params[:1] == ("self",) else 0
+    index = call.args.index(name) + offset
+    return function.params[index] if index < len(function.params) else None
+
+
+def _shared_through_calls(ev: Evidence, first: int, line: int) -> tuple[str, set[int]] | None:
+    """Each loss in its own function (d_step(real, fake); g_step(fake)), both fed the same
+    tensor by a caller that made it: (the first function's parameter, its loss lines)."""
+    f1, f2 = _function_of(ev, first), _function_of(ev, line)
+    site = ev.backward_site
+    if f1 is None or f2 is None or f1 == f2 or site is None:
+        return None
+    first_site = next((b for b in ev.code.backwards if b.line == first), None)
+    calls = lambda f: [c for c in ev.code.calls if c.func == f.name or c.func.endswith("." + f.name)]
+    for c1 in calls(f1):
+        for c2 in calls(f2):
+            if _function_of(ev, c1.line) != _function_of(ev, c2.line) or c2.line < c1.line:
+                continue
+            for name in (n for n in c1.args if n and n in c2.args):
+                made = [a for a in ev.code.assigns_to(name) if a.line <= c1.line and a.call and not a.detached]
+                p1, p2 = _bound(ev, c1, f1, name), _bound(ev, c2, f2, name)
+                if not made or first_site is None:
+                    continue
+                mine = _closure(ev, set(first_site.names), f1.line, first - 1) | {first}
+                uses = first_site.names | {n for a in ev.code.assigns if a.line in mine for n in a.reads}
+                theirs = site.names | {n for a in ev.code.assigns if a.line in _closure(ev, set(site.names), f2.line, line)
+                                       for n in a.reads}
+                if p1 in uses and p2 in theirs:
+                    return p1, mine
+    return None
+
+
 def fixes(hit: Hit, ev: Evidence, lang: str):
-    """GAN: detach the shared tensor only in the first loss. Otherwise one backward on the
-    sum (same gradients). retain_graph last: both passes are meant here, but it costs memory."""
+    """GAN: detach the shared tensor only in the first loss (inside the first loss's function
+    when a caller hands the same tensor to both). Otherwise one backward on the sum (same gradients). retain_graph last: both passes are meant here, but it costs memory."""
     from ...fixes.plan import build, plan
 
     first, line = int(hit.fact("first_line")), hit.line
     plans = []
-    if hit.variant == "detach_shared":
+    through = _shared_through_calls(ev, first, line)
+    if through:
+        plans.append(plan("detach_shared", name=through[0], lines=tuple(sorted(through[1])), facts={"name": through[0]}))
+    elif hit.variant == "detach_shared":
         shared, shared_line = hit.fact("shared"), int(hit.fact("shared_line"))
         first_site = next((b for b in ev.code.backwards if b.line == first), None)
         site = ev.backward_site

@@ -94,6 +94,57 @@ for step in range(3):
     loss = (feat - ema).pow(2).sum()
     loss.backward()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+enc = torch.nn.Linear(2, 3)
+opt = torch.optim.SGD(enc.parameters(), lr=0.1)
+feats = {k: torch.randn(1, 2) for k in "abc"}
+cache = {}
+for u, v in [("a", "b"), ("b", "c"), ("c", "a")]:
+    for k in (u, v):
+        if k not in cache:
+            cache[k] = enc(feats[k])
+    loss = (cache[u] * cache[v]).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=10, fixed="""\
+import torch
+torch.manual_seed(0)
+enc = torch.nn.Linear(2, 3)
+opt = torch.optim.SGD(enc.parameters(), lr=0.1)
+feats = {k: torch.randn(1, 2) for k in "abc"}
+cache = {}
+for u, v in [("a", "b"), ("b", "c"), ("c", "a")]:
+    for k in (u, v):
+        cache[k] = enc(feats[k])
+    loss = (cache[u] * cache[v]).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+enc = torch.nn.Linear(2, 2)
+bank = torch.zeros(4, 2)
+for step in range(3):
+    key = enc(torch.randn(1, 2))
+    loss = (key @ bank.t()).sum() + key.pow(2).sum()
+    bank = torch.cat([key, bank])[:4]
+    loss.backward()
+""", line=8, fixed="""\
+import torch
+torch.manual_seed(0)
+enc = torch.nn.Linear(2, 2)
+bank = torch.zeros(4, 2)
+for step in range(3):
+    key = enc(torch.randn(1, 2))
+    loss = (key @ bank.t()).sum() + key.pow(2).sum()
+    bank = torch.cat([key, bank])[:4].detach()
+    loss.backward()
+"""),
 )
 
 GOOD = (
@@ -160,15 +211,34 @@ def match(ev: Evidence) -> Hit | None:
                related=(("backward", ev.line),), variant=kind)
 
 
-def fixes(hit: Hit, ev: Evidence, lang: str):
-    """Store a detached copy. A value that feeds on itself (an EMA) is first cut where it reads
-    its own past, which keeps this step's gradient; detaching the whole stored value comes next."""
-    from ...fixes.plan import build, plan
+def _read_earlier_in_scope(ev: Evidence, name: str, line: int) -> bool:
+    """Is `name` read before `line` in the loop or function body holding it? Then the loss
+    there sees the old stored value, and cutting only the self-read at `line` is not enough."""
+    starts = [l.line for l in ev.code.loops_at(line)] + [f.line for f in ev.code.functions if f.line < line <= f.end_line]
+    start = max(starts, default=0)
+    return any(start <= r < line for r in ev.code.read_lines(name))
 
-    name = hit.fact("name")
+
+def fixes(hit: Hit, ev: Evidence, lang: str):
+    """A memoised value (`if k not in cache: cache[k] = f(k)`) made from trained parameters is
+    stale after each step: compute it again; detaching it would cut the loss off from them.
+    Otherwise store a detached copy. A value that feeds on itself (an EMA) is first cut where it
+    reads its own past, which keeps this step's gradient, if nothing read the old value first."""
+    from ...fixes.plan import build, plan
+    from ...fixes.recompute_cached import recompute_cached
+    from .computed_before_loop import trained_by_optimizer
+
+    name, source = hit.fact("name"), ev.capture.source
+    store = next((s for s in ev.code.stores if s.line == hit.line and s.container == name), None)
+    if store is not None and recompute_cached(source, line=hit.line) is not None:
+        plans = [plan("recompute_cached", line=hit.line)]
+        if trained_by_optimizer(ev, store.reads) is False:
+            plans.append(plan("add_detach", line=hit.line, names=(name,)))
+        return build(source, lang, plans)
     plans = []
     before_backward = ev.line is not None and hit.line < ev.line  # else the next iteration reads this one's graph
-    if before_backward and any(name in a.reads and name in a.targets for a in ev.code.assigns if a.line == hit.line):
+    if before_backward and not _read_earlier_in_scope(ev, name, hit.line) and \
+            any(name in a.reads and name in a.targets for a in ev.code.assigns if a.line == hit.line):
         plans.append(plan("add_detach", title="add_detach_read", line=hit.line, names=(name,), reads=True))
     plans.append(plan("add_detach", line=hit.line, names=(name,)))
-    return build(ev.capture.source, lang, plans)
+    return build(source, lang, plans)
