@@ -69,6 +69,7 @@ class Store:
     method: str
     reads: frozenset[str]
     detached: bool = False
+    value: str = ""  # source text of what is stored
 
 
 @dataclass(frozen=True)
@@ -162,6 +163,11 @@ def _add_operands(node: ast.AST) -> list[ast.AST]:
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
         return _add_operands(node.left) + _add_operands(node.right)
     return [node]
+
+
+def _short(node: ast.AST, limit: int = 40) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _const(node: ast.AST) -> str:
@@ -259,7 +265,8 @@ class _Reader(ast.NodeVisitor):
             container = dotted(target.value)
             self.visit(target.slice)
             if container:
-                self.stores.append(Store(line, container, "setitem", names_read(value), _is_detached(value)))
+                self.stores.append(Store(line, container, "setitem", names_read(value), _is_detached(value),
+                                         _short(value)))
                 self.reads.append((container, line))
 
     def visit_Assign(self, node):
@@ -304,7 +311,8 @@ class _Reader(ast.NodeVisitor):
         if isinstance(func, ast.Attribute) and func.attr in {"append", "extend", "insert", "appendleft", "add"} and receiver:
             value = node.args[-1] if node.args else None
             if value is not None:
-                self.stores.append(Store(node.lineno, receiver, func.attr, names_read(value), _is_detached(value)))
+                self.stores.append(Store(node.lineno, receiver, func.attr, names_read(value), _is_detached(value),
+                                         _short(value)))
 
     def _backward_site(self, node, func, name, keywords):
         kw = dict(keywords)

@@ -205,9 +205,12 @@ def match(ev: Evidence) -> Hit | None:
     if not sources:
         return None
     name, line = sources[0]
-    kind = "container" if any(s.container == name for s in ev.code.stores) else ("attribute" if "." in name else "variable")
-    return Hit(CAUSE, line, 0.84 if ev.has_runtime_staleness else 0.55,
-               facts=(("name", name), ("line", str(line)), ("backward_line", str(ev.line))),
+    store = next((s for s in ev.code.stores if s.container == name and s.line == line), None)
+    kind = "container" if store else ("attribute" if "." in name else "variable")
+    facts = (("name", name), ("line", str(line)), ("backward_line", str(ev.line)))
+    if store is not None and store.value:
+        facts += (("value", store.value),)
+    return Hit(CAUSE, line, 0.84 if ev.has_runtime_staleness else 0.55, facts=facts,
                related=(("backward", ev.line),), variant=kind)
 
 
