@@ -34,7 +34,8 @@ def trace_sentence(evidence: Evidence, lang: str) -> str:
     if not failure or not failure.graph or not failure.freed_by or evidence.failing_call is None:
         return ""
     graph, calls = failure.graph, {c.index: c for c in evidence.capture.backwards}
-    stale = [n for n in graph.nodes if n.id in set(graph.failed_at or graph.stale)]
+    wanted = set(graph.failed_at or graph.stale)  # built once: per node it was O(n^2), 0.9 s at 10k nodes
+    stale = [n for n in graph.nodes if n.id in wanted]
     freed = calls.get(dict(failure.freed_by).get(stale[0].id)) if stale else None
     if freed is None:
         return ""

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import linecache
-import sys
 
 from .backwards import RECORDER
 from .failure import read_failure

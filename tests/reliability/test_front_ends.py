@@ -7,7 +7,6 @@ import re
 import subprocess
 import sys
 
-import nbformat
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_notebook
 
