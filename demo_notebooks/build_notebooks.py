@@ -1,7 +1,8 @@
-"""Writes the five seed-scenario notebooks (run it after editing a scenario below).
+"""Writes the demo notebooks (run it after editing a scenario below).
 
-Each notebook: the story, `%load_ext nb_autograd`, the failing cell (tagged
+Five seed scenarios, each: the story, `%load_ext nb_autograd`, the failing cell (tagged
 raises-exception so headless runs go on), then the fixed cell, which must run clean.
+One more notebook walks through the other autograd errors, a section each.
 """
 from __future__ import annotations
 
@@ -164,6 +165,34 @@ FIXED = {
 }
 
 
+OTHER_ERRORS = dict(
+    name="06_other_autograd_errors",
+    intro='# Beyond the second backward: the other autograd errors\n\nEach section below raises one autograd error. With the extension loaded, the normal traceback is followed by a plain-words explanation naming the exact line, and ranked fixes (`%gradfix` puts the first one in a new cell). Switch to Chinese with `%nb_autograd lang zh`.',
+    setup='%load_ext nb_autograd\nimport torch\ntorch.manual_seed(0)',
+    # (prose, code, the cause the code raises; None: runs clean without a GPU)
+    sections=[
+        ('## 1. A saved tensor modified in place\n`y += ...`, `x.mul_()`, `x[0] = ...`, `nn.ReLU(inplace=True)` or an `optimizer.step()` between the forward and the backward change a tensor autograd saved. The explanation names the operation, its line and the version numbers from the message; the fix is the out-of-place form, or a reordering for optimizer steps (as in GAN loops).',
+         'w = torch.randn(5, requires_grad=True)\ny = w.tanh()\ny.mul_(2)\ny.sum().backward()',
+         'inplace_modified_saved_tensor'),
+        ('## 2. `element 0 of tensors does not require grad`\nThe graph was cut on the way to the loss: here by `torch.no_grad()`. Also recognised: `.detach()`, `.item()`/`.numpy()` round trips, `torch.tensor(loss)`, frozen parameters, a forgotten `requires_grad=True`.',
+         'model = torch.nn.Linear(4, 1)\nx, y = torch.randn(8, 4), torch.randn(8, 1)\nwith torch.no_grad():\n    pred = model(x)\nloss = torch.nn.functional.mse_loss(pred, y)\nloss.backward()',
+         'no_grad_fn'),
+        ("## 3. `grad can be implicitly created only for scalar outputs`\nA per-element loss (`reduction='none'`) is backpropagated. The fix reduces it with `.mean()` (matching the default reduction) or passes `gradient=`.",
+         'criterion = torch.nn.MSELoss(reduction="none")\nloss = criterion(model(torch.randn(8, 4)), torch.randn(8, 1))\nloss.backward()',
+         'non_scalar_backward'),
+        ('## 4. A leaf that requires grad used in an in-place operation\nA manual update outside `torch.no_grad()`. The fix wraps the update lines in `with torch.no_grad():`.',
+         'w = torch.zeros(3, requires_grad=True)\nx, y = torch.randn(10, 3), torch.randn(10)\nfor step in range(3):\n    loss = ((x @ w - y) ** 2).mean()\n    loss.backward()\n    w -= 0.1 * w.grad\n    w.grad = None',
+         'leaf_inplace'),
+        ("## 5. `Can't call numpy() on Tensor that requires grad`\nThe fix converts a detached CPU copy: `.detach().cpu().numpy()`.",
+         'history = []\nfor epoch in range(3):\n    loss = model(torch.randn(8, 4)).pow(2).mean()\n    loss.backward()\n    history.append(loss.numpy())',
+         'numpy_on_grad_tensor'),
+        ('## 6. `Expected all tensors to be on the same device`\nThis needs a GPU: for example a model moved with `model.to("cuda")` while its input stays on the CPU, or `x.to(device)` written as a statement (Tensor.to is not in place, so the result is thrown away). nb_autograd reads both devices (and the argument) from the message, names the tensor left behind, and proposes `x = x.to(device)` or `model(x.to(device))` at the right line.\n\nThe cell below runs anywhere: on a machine with CUDA it raises the error and shows the explanation; on a CPU-only machine everything stays on the CPU and it runs clean.',
+         'device = "cuda" if torch.cuda.is_available() else "cpu"\nmodel = torch.nn.Linear(4, 2).to(device)\nx = torch.randn(3, 4)\nx.to(device)\nout = model(x)',
+         None),
+    ],
+)
+
+
 def fixed_code(name: str) -> str:
     old, new = FIXED[name]
     bad = SCENARIOS[name]["bad"]
@@ -187,10 +216,28 @@ def notebook(name: str) -> nbformat.NotebookNode:
     return nb
 
 
+def other_errors_notebook() -> nbformat.NotebookNode:
+    """One section per family-B error; each failing cell is tagged with the cause it raises."""
+    o = OTHER_ERRORS
+    cells = [new_markdown_cell(o["intro"]), new_code_cell(o["setup"])]
+    for prose, code, cause in o["sections"]:
+        meta = {"tags": ["raises-exception"], "nb_autograd": {"cause": cause}} if cause else {}
+        cells += [new_markdown_cell(prose), new_code_cell(code, metadata=meta)]
+    return new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                              "language": "python"}})
+
+
+def write(nb: nbformat.NotebookNode, name: str) -> None:
+    for i, cell in enumerate(nb.cells):  # stable ids, so a rebuild changes only what changed
+        cell.id = f"cell-{i}"
+    nbformat.write(nb, HERE / f"{name}.ipynb")
+    print("wrote", name)
+
+
 def main() -> None:
     for name in SCENARIOS:
-        nbformat.write(notebook(name), HERE / f"{name}.ipynb")
-        print("wrote", name)
+        write(notebook(name), name)
+    write(other_errors_notebook(), OTHER_ERRORS["name"])
 
 
 if __name__ == "__main__":

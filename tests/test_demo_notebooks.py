@@ -24,17 +24,28 @@ runner = _load("run_notebooks")
 
 @pytest.mark.parametrize("path", sorted(NOTEBOOKS.glob("0[1-5]_*.ipynb")), ids=lambda p: p.stem)
 def test_seed_notebook(path):
-    result, nb = runner.run_notebook(path)
+    results, nb = runner.run_notebook(path)
+    [result] = results
     assert result.error == "RuntimeError"
     assert result.named and result.named[0] == result.expected, result
     assert result.fixed_ran_clean
     assert nb.cells[-1].metadata.get("nb_autograd", {}).get("fixed")
 
 
+def test_other_errors_notebook_names_each_error():
+    results, _ = runner.run_notebook(NOTEBOOKS / "06_other_autograd_errors.ipynb")
+    assert [r.expected for r in results] == ["inplace_modified_saved_tensor", "no_grad_fn", "non_scalar_backward",
+                                             "leaf_inplace", "numpy_on_grad_tensor"]
+    for result in results:
+        assert result.error == "RuntimeError" and result.named[:1] == (result.expected,), result
+
+
 def test_notebooks_are_built_from_their_scenarios():
     import nbformat
 
     build = _load("build_notebooks")
-    for name in build.SCENARIOS:
+    built = {name: build.notebook(name) for name in build.SCENARIOS}
+    built[build.OTHER_ERRORS["name"]] = build.other_errors_notebook()
+    for name, nb in built.items():
         on_disk = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
-        assert [c.source for c in on_disk.cells] == [c.source for c in build.notebook(name).cells], name
+        assert [c.source for c in on_disk.cells] == [c.source for c in nb.cells], name
