@@ -49,3 +49,13 @@ def test_notebooks_are_built_from_their_scenarios():
     for name, nb in built.items():
         on_disk = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
         assert [c.source for c in on_disk.cells] == [c.source for c in nb.cells], name
+
+
+def test_each_seed_notebook_ends_with_the_first_fix_nb_autograd_proposes():
+    """The fixed cell is exactly what `%gradfix` would insert, not a hand-written variant."""
+    import nb_autograd
+
+    build = _load("build_notebooks")
+    for name, scenario in build.SCENARIOS.items():
+        report = nb_autograd.diagnose(scenario["bad"])
+        assert report.top.fixes[0].patched_source == build.fixed_code(name), name
