@@ -17,6 +17,8 @@ from functools import lru_cache
 import torch
 import torch.autograd.graph as _graph
 
+_next_id = torch._C._autograd._get_sequence_nr  # nodes made later get higher ids
+
 from .graph import node_id
 from .records import BackwardCall
 
@@ -124,7 +126,7 @@ class BackwardRecorder:
         iteration = self._stack_counts.get(stack, 0)
         self._stack_counts[stack] = iteration + 1
         index = len(self._calls)
-        self._calls.append((index, stack, iteration, kind, retain, tuple(node_id(r) for r in roots)))
+        self._calls.append((index, stack, iteration, kind, retain, tuple(node_id(r) for r in roots), _next_id()))
         for listener in list(self.listeners):
             try:
                 listener(index, roots)
@@ -148,8 +150,8 @@ class BackwardRecorder:
     def calls(self, filename: str | None = None) -> tuple[BackwardCall, ...]:
         """The calls so far, with stack lines restricted to `filename` (the cell)."""
         return tuple(BackwardCall(index=i, stack_lines=tuple(l for f, l in stack if filename is None or f == filename),
-                                  iteration=it, kind=kind, retain_graph=retain, root_ids=ids)
-                     for i, stack, it, kind, retain, ids in self._calls)
+                                  iteration=it, kind=kind, retain_graph=retain, root_ids=ids, next_id=next_id)
+                     for i, stack, it, kind, retain, ids, next_id in self._calls)
 
     def held_roots(self) -> list[tuple[int, list]]:
         """(call index, root nodes) of recent calls that freed their graph, oldest first."""

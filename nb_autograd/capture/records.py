@@ -68,6 +68,7 @@ class BackwardCall:
     kind: str                      # "backward" | "grad"
     retain_graph: bool
     root_ids: tuple[int, ...]
+    next_id: int = -1              # the next node id autograd would hand out when the call began
 
     @property
     def line(self) -> int | None:

@@ -122,11 +122,14 @@ class Evidence:
 
     @cached_property
     def freed_in_same_pass(self) -> bool:
-        """The freeing backward ran after this backward's previous run (or it has none) and
-        from another line: two backward calls in one pass, not one call across iterations."""
+        """Two backward calls in one pass, not one call across iterations: the losses were both
+        built before the freeing backward ran (`for l in losses: l.backward()`), or the freeing
+        backward is another line that ran after this one's previous run (a GAN's D step)."""
         call = self.failing_call
         if call is None or not self.freeing_calls:
             return False
+        if self.failure.root_ids and max(self.failure.root_ids) < min(c.next_id for c in self.freeing_calls):
+            return True
         previous = [c.index for c in self.earlier_calls if c.stack_lines == call.stack_lines]
         after = max(previous, default=-1)
         return all(c.index > after and c.stack_lines != call.stack_lines for c in self.freeing_calls)

@@ -132,9 +132,14 @@ def names_read(node: ast.AST) -> frozenset[str]:
 
 
 def keyed(node: ast.AST) -> str | None:
-    """`meter['total']` for a subscript with a constant key, so a dict slot reads like a name."""
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and dotted(node.value):
+    """`meter['total']`, `totals[k]`: a subscript by a constant or a plain name reads like a
+    name of its own, so a dict slot can be assigned, accumulated and carried."""
+    if not isinstance(node, ast.Subscript) or not dotted(node.value):
+        return None
+    if isinstance(node.slice, ast.Constant):
         return f"{dotted(node.value)}[{node.slice.value!r}]"
+    if isinstance(node.slice, ast.Name):
+        return f"{dotted(node.value)}[{node.slice.id}]"
     return None
 
 
@@ -242,7 +247,7 @@ class _Reader(ast.NodeVisitor):
         for t in targets:
             self._store_targets(t, node.lineno, value)
         call = value if isinstance(value, ast.Call) else None
-        operands = {dotted(o) for o in _add_operands(value)}
+        operands = {keyed(o) or dotted(o) for o in _add_operands(value)}
         accumulates = len(names) == 1 and (
             (augmented and isinstance(node.op, (ast.Add, ast.Sub))) or
             (not augmented and isinstance(value, ast.BinOp) and names[0] in operands))

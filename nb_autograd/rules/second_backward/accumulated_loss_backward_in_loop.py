@@ -194,10 +194,10 @@ def match(ev: Evidence) -> Hit | None:
         return None
     accumulators = _accumulators(ev)
     names = set(site.names)
-    for a in ev.code.assigns:  # one hop: avg = total / n; avg.backward()
-        if set(a.targets) & names and ev.in_loop_scope(a.line) and a.call is None:
+    for a in ev.code.assigns:  # one hop: avg = total / n; loss = sum(totals.values())
+        if set(a.targets) & names and ev.in_loop_scope(a.line):
             names |= a.reads
-    hit = [n for n in accumulators if n in names]
+    hit = [n for n in accumulators if n in names or n.split("[")[0] in names]
     if not hit:
         return None
     name = hit[0]
