@@ -88,6 +88,15 @@ def measure(roots, since: int) -> tuple[list, int, int, int]:
     return nodes, old, low, high
 
 
+STEADY = 8  # after this many same-sized backward calls from a line, walk one call in STEADY
+
+
+def _steady(site: list) -> bool:
+    """The last STEADY measured calls from this line reached no older node and kept one size."""
+    last = site[-STEADY:]
+    return len(last) == STEADY and all(e.old_nodes == 0 for e in last) and len({e.nodes for e in last}) == 1
+
+
 class Timeline:
     """Listener for the backward recorder and the optimizer hooks of one watched cell."""
 
@@ -107,12 +116,18 @@ class Timeline:
         stack = RECORDER._calls[index][1] if index < len(RECORDER._calls) else ()
         key = tuple(line for f, line in stack if f == self.filename)
         since, self._site_seq[key] = self._site_seq.get(key, -1), _next_seq() - 1
-        nodes, old, low, high = measure(roots, since)
         site = self._sites.setdefault(key, [])
-        same = site and (site[-1].nodes, site[-1].old_nodes) == (len(nodes), old)
-        size = site[-1].live_bytes if same else live_bytes(nodes)  # re-read when the size changes
         kind = RECORDER._calls[index][3] if index < len(RECORDER._calls) else "backward"
-        event = TimelineEvent(kind, key[-1] if key else None, index, len(nodes), old, size)
+        if _steady(site) and len(site) % STEADY:
+            # a healthy loop: the graph is what was made since this line's last backward
+            ids = [i for i in (RECORDER._calls[index][5] if index < len(RECORDER._calls) else ()) if i >= 0]
+            low, high = since + 1, max(ids, default=since + 1)
+            event = TimelineEvent(kind, key[-1] if key else None, index, site[-1].nodes, 0, site[-1].live_bytes)
+        else:
+            nodes, old, low, high = measure(roots, since)
+            same = site and (site[-1].nodes, site[-1].old_nodes) == (len(nodes), old)
+            size = site[-1].live_bytes if same else live_bytes(nodes)  # re-read when the size changes
+            event = TimelineEvent(kind, key[-1] if key else None, index, len(nodes), old, size)
         nodes = roots = None
         self.events.append(event)
         site.append(event)

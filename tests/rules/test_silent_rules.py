@@ -60,3 +60,24 @@ def test_kept_graph_outside_a_loop_falls_back_to_the_line_that_made_it():
     finding = analyze(capture, "zh").findings[0]
     assert (finding.cause, finding.line) == ("graph_kept_alive", 1)
     assert "`kept`" in finding.what and "4.0 KB" in finding.what
+
+
+def test_growth_that_starts_late_is_still_seen():
+    """After 8 same-sized backward calls the watcher walks only every 8th graph; a loop that
+    starts keeping graphs alive later must still be reported."""
+    import nb_autograd
+
+    report = nb_autograd.diagnose("""\
+import torch
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+total = 0.0
+for step in range(40):
+    opt.zero_grad()
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    loss.backward()
+    opt.step()
+    total = total + (loss if step >= 16 else loss.item())
+""")
+    assert report.error is None
+    assert [(f.cause, f.line) for f in report.findings][:1] == [("graph_kept_alive", 10)]
