@@ -1,6 +1,8 @@
 """`.numpy()` on a tensor that requires grad: convert a detached CPU copy,
 `t.numpy()` -> `t.detach().cpu().numpy()`; for an implicit conversion (`np.array(t)`),
-convert the tensor argument the same way."""
+convert the tensor argument the same way. Every `.numpy()` on the line is converted: the error
+names only the first tensor that requires grad, and a detached copy of one that does not is
+harmless."""
 from __future__ import annotations
 
 import libcst as cst
@@ -31,7 +33,6 @@ class _Detach(cst.CSTTransformer):
         func = updated.func
         if self.arg is None and isinstance(func, cst.Attribute) and func.attr.value == "numpy" \
                 and not _has_detach(func.value):
-            self.done = True
             return updated.with_changes(func=func.with_changes(value=_detached(func.value)))
         if self.arg is not None:
             for k, a in enumerate(updated.args):

@@ -5,7 +5,9 @@ graph once per backward (`h = h.detach()`, `h, c = h.detach(), c.detach()`,
 Where: at the top of the innermost loop or function body that holds both the state update and
 the backward (a loop over batches; a train_step(h) helper; a chunk method whose inner loop
 unrolls time steps, which must stay connected). When the update sits in a function the loop
-calls and the backward outside it (a forward() that keeps `self.hidden`), right after the update."""
+calls and the backward outside it (a forward() that keeps `self.hidden`), right after the update.
+When the backward runs only every k steps (`if (t + 1) % k == 0:`), the truncation boundary is
+that block: the state is cut at its end, so the k steps in between stay connected."""
 from __future__ import annotations
 
 import re
@@ -65,6 +67,18 @@ def _where(tree, line: int, loop_line: int, backward_line: int | None):
     return None, False
 
 
+def _boundary(tree, line: int, backward_line: int | None, scope):
+    """The `if` block (inside `scope`, without the update) that holds the backward, if any."""
+    bw = tree.statement(backward_line, cst.SimpleStatementLine) if backward_line else None
+    stmt = tree.statement(line, cst.SimpleStatementLine)
+    node = bw
+    while bw is not None and node in tree.parents and node is not scope:
+        node = tree.parents[node]
+        if isinstance(node, cst.If) and not tree.inside(stmt, node) and isinstance(node.body, cst.IndentedBlock):
+            return node
+    return None
+
+
 def _head(scope) -> int:
     """Index of the first statement after a docstring."""
     body = scope.body.body
@@ -111,6 +125,12 @@ def detach_state(source: str, *, loop_line: int, line: int, names, as_tuple: boo
             return None
         body.insert(where[1] + 1, new)
         return tree.replace(where[0], where[0].with_changes(body=body))
+    boundary = _boundary(tree, line, backward_line, scope)
+    if boundary is not None:
+        body = list(boundary.body.body)
+        if _detaches(body[-1], names):
+            return None
+        return tree.replace(boundary.body, boundary.body.with_changes(body=[*body, new]))
     body, at = list(scope.body.body), _head(scope)
     if at < len(body) and _detaches(body[at], names):
         return None  # already detached at the top (our own line, or the user's)

@@ -1,14 +1,33 @@
 """Take the computation out of `with torch.no_grad():` (its body runs with grad tracking
-again) when the result is meant to be trained."""
+again) when the result is meant to be trained; or drop a `@torch.no_grad()` decorator from
+a helper whose result is trained and that cannot be inlined at that call (its evaluation
+callers still get numbers from it; they merely build a graph they never use)."""
 from __future__ import annotations
 
 import libcst as cst
 
-from .cst import load, with_body
+from .cst import code_of, load, with_body
+
+
+def _undecorate(tree, line: int) -> str | None:
+    fn = next((n for n in tree.positions if isinstance(n, cst.FunctionDef)
+               and any(tree.line(d) == line for d in n.decorators)), None)
+    if fn is None:
+        return None
+    kept = [d for d in fn.decorators if not (tree.line(d) == line and code_of(d.decorator).endswith("no_grad()"))]
+    if len(kept) == len(fn.decorators):
+        return None
+    leading = fn.decorators[0].leading_lines if fn.decorators else ()
+    if kept:
+        kept[0] = kept[0].with_changes(leading_lines=leading)
+        return tree.replace(fn, fn.with_changes(decorators=kept))
+    return tree.replace(fn, fn.with_changes(decorators=kept, leading_lines=[*fn.leading_lines, *leading]))
 
 
 def remove_no_grad(source: str, with_line: int) -> str | None:
     tree = load(source)
+    if tree and tree.statement(with_line, cst.With) is None:
+        return _undecorate(tree, with_line)
     stmt = tree and tree.statement(with_line, cst.With)
     where = stmt and tree.block(stmt)
     if not where or not isinstance(stmt.body, cst.IndentedBlock):

@@ -71,6 +71,17 @@ def _scope(tree, node):
     return tree.enclosing(node, (*LOOP, cst.FunctionDef))
 
 
+def _conditional(tree, bw, acc, scope) -> bool:
+    """The backward runs only on some of the iterations that accumulate (gradient accumulation):
+    backpropagating each step's own loss there would drop the other steps' losses."""
+    node = bw
+    while node in tree.parents and node is not scope:
+        node = tree.parents[node]
+        if isinstance(node, cst.If) and not tree.inside(acc, node):
+            return True
+    return False
+
+
 def _backpropagates(tree, bw, receiver, name: str) -> bool:
     """The backward's tensor is made from the running total: directly, or through one name
     assigned from it just before in the same block (`avg = total / n; avg.backward()`)."""
@@ -97,7 +108,7 @@ def use_item(source: str, *, line: int, backward_line: int, name: str) -> str | 
         return None
     scope = _scope(tree, acc)
     if scope is None or _scope(tree, bw) is not scope or tree.block(acc) is None \
-            or not _backpropagates(tree, bw, call.func.value, name):
+            or not _backpropagates(tree, bw, call.func.value, name) or _conditional(tree, bw, acc, scope):
         return None
     as_tensor = any(isinstance(n, cst.Attribute) and key(n.value) == name and pos.start.line != backward_line
                     for n, pos in tree.positions.items())

@@ -39,3 +39,11 @@ def test_right_after_the_update_when_the_backward_is_outside_its_function():
     once = detach_state(src, loop_line=5, line=3, names=("self.hidden",), backward_line=6)
     assert "        out, self.hidden = self.gru(x, self.hidden)\n        self.hidden = self.hidden.detach()\n" in once
     assert detach_state(once, loop_line=6, line=3, names=("self.hidden",), backward_line=7) is None
+
+
+def test_state_is_cut_at_the_truncation_boundary_when_backward_runs_every_k_steps():
+    from nb_autograd.fixes.detach_state import detach_state as cut
+    src = "h = z\nfor t in range(6):\n    h = cell(x, h)\n    if t % 3 == 2:\n        loss(h).backward()\n"
+    out = cut(src, loop_line=2, line=3, names=("h",), as_tuple=False, backward_line=5)
+    assert out == src + "        h = h.detach()\n"
+    assert cut(out, loop_line=2, line=3, names=("h",), as_tuple=False, backward_line=5) is None

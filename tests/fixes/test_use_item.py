@@ -39,3 +39,9 @@ def test_refuses_a_backward_in_another_scope_or_not_made_from_the_total():
     assert use_item(apart, line=2, backward_line=4, name="total") is None
     other = "for i in r:\n    total += f(i)\n    avg = g(i)\n    avg.backward()\n"
     assert use_item(other, line=2, backward_line=4, name="total") is None
+
+
+def test_a_backward_taken_every_k_steps_is_not_rewritten_to_drop_the_other_steps():
+    from nb_autograd.fixes.use_item import use_item as item
+    src = "acc = 0\nfor i in range(4):\n    acc = acc + f(i)\n    if i % 2:\n        acc.backward()\n"
+    assert item(src, line=3, backward_line=5, name="acc") is None

@@ -178,6 +178,34 @@ parts = torch.stack([net(x).mean() for x in xs])
 loss = parts.sum()
 loss.backward()
 """),
+    Example(code="""\
+import torch
+
+
+@torch.no_grad()
+def loss_of(model, batch):
+    x, y = batch
+    return (model(x) - y).pow(2).mean()
+
+
+model = torch.nn.Linear(3, 1)
+for step in range(2):
+    loss = loss_of(model, (torch.randn(4, 3), torch.randn(4, 1)))
+    loss.backward()
+""", line=4, fixed="""\
+import torch
+
+
+def loss_of(model, batch):
+    x, y = batch
+    return (model(x) - y).pow(2).mean()
+
+
+model = torch.nn.Linear(3, 1)
+for step in range(2):
+    loss = loss_of(model, (torch.randn(4, 3), torch.randn(4, 1)))
+    loss.backward()
+"""),
 )
 
 GOOD = (
@@ -241,7 +269,7 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
     elif hit.variant == "no_grad_function":
         # at the call first: the helper keeps serving evaluation without a graph
         plans.append(plan("inline_helper", line=int(hit.fact("call_line")), function=hit.fact("function")))
-        if ev.code.line_text(line).lstrip().startswith("with "):
+        if ev.code.line_text(line).lstrip().startswith(("with ", "@")):  # a decorator: the helper trains too
             plans.append(plan("remove_no_grad", with_line=line))
     elif edits := tuple(int(x) for x in hit.fact("edits").split(",") if x):
         plans.append(plan("keep_in_graph", lines=edits, names=tuple(n for n in hit.fact("names").split(",") if n)))

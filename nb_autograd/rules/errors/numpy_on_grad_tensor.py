@@ -64,6 +64,19 @@ class Probe:
 probe = Probe(torch.nn.Linear(2, 2))
 w = probe.snapshot()
 """),
+    Example(code="""\
+import numpy as np
+import torch
+net = torch.nn.Linear(1, 1)
+xs = torch.linspace(0, 1, 5).unsqueeze(1)
+curve = np.stack([xs.numpy(), net(xs).numpy()])
+""", line=5, fixed="""\
+import numpy as np
+import torch
+net = torch.nn.Linear(1, 1)
+xs = torch.linspace(0, 1, 5).unsqueeze(1)
+curve = np.stack([xs.detach().cpu().numpy(), net(xs).detach().cpu().numpy()])
+"""),
 )
 
 GOOD = (

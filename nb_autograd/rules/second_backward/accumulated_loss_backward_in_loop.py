@@ -154,6 +154,70 @@ for epoch in range(2):
     loss.backward()
     opt.step()
 """),
+    Example(code="""\
+import torch
+net = torch.nn.Linear(3, 2)
+totals = {"a": 0.0, "b": 0.0}
+for step in range(3):
+    out = net(torch.randn(4, 3))
+    losses = {"a": out[:, 0].pow(2).mean(), "b": out[:, 1].abs().mean()}
+    for k, v in losses.items():
+        totals[k] = totals[k] + v
+    loss = sum(totals.values())
+    loss.backward()
+""", line=8, fixed="""\
+import torch
+net = torch.nn.Linear(3, 2)
+totals = {"a": 0.0, "b": 0.0}
+for step in range(3):
+    out = net(torch.randn(4, 3))
+    losses = {"a": out[:, 0].pow(2).mean(), "b": out[:, 1].abs().mean()}
+    for k, v in losses.items():
+        totals[k] = totals[k] + v.item()
+    loss = sum(losses.values())
+    loss.backward()
+"""),
+    Example(code="""\
+import torch
+cell = torch.nn.GRUCell(2, 3)
+loss = 0
+for epoch in range(2):
+    for seq in torch.randn(2, 3, 1, 2):
+        h = torch.zeros(1, 3)
+        for x in seq:
+            h = cell(x, h)
+            loss += h.pow(2).mean()
+        loss.backward()
+""", line=9, fixed="""\
+import torch
+cell = torch.nn.GRUCell(2, 3)
+for epoch in range(2):
+    for seq in torch.randn(2, 3, 1, 2):
+        loss = 0
+        h = torch.zeros(1, 3)
+        for x in seq:
+            h = cell(x, h)
+            loss += h.pow(2).mean()
+        loss.backward()
+"""),
+    Example(code="""\
+import torch
+net = torch.nn.Linear(3, 1)
+acc = 0
+for step in range(1, 5):
+    acc = acc + net(torch.randn(2, 3)).pow(2).mean()
+    if step % 2 == 0:
+        (acc / 2).backward()
+""", line=5, fixed="""\
+import torch
+net = torch.nn.Linear(3, 1)
+acc = 0
+for step in range(1, 5):
+    acc = acc + net(torch.randn(2, 3)).pow(2).mean()
+    if step % 2 == 0:
+        (acc / 2).backward()
+        acc = 0
+"""),
 )
 
 GOOD = (
@@ -212,17 +276,21 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
     """A total reset every outer iteration sums an objective over the inner loop (time steps,
     ensemble members): one backward (and step) after that loop. A total kept across a run of
     optimizer steps is a metric: each step backpropagates its own loss, the total gets floats.
+    So are totals per key. A total summing an inner loop but started outside its backward's loop,
+    or backpropagated every k steps, is reset for each backward (reset_total: those shapes only).
     No retain_graph: it would backpropagate old terms again."""
     from ...fixes.plan import build, plan
 
     name, backward_line = hit.fact("name"), int(hit.fact("backward_line"))
     loops = ev.code.loops_at(hit.line)
     item = plan("use_item", line=hit.line, backward_line=backward_line, name=name, facts={"name": name})
+    first = [plan("use_item_per_key", title="use_item", line=hit.line, backward_line=backward_line, facts={"name": name}),
+             plan("reset_total", line=hit.line, backward_line=backward_line, name=name, facts={"name": name})]
     if not loops:  # accumulated in a function the loop calls: its backward cannot leave the call
-        return build(ev.capture.source, lang, [item])
+        return build(ev.capture.source, lang, [*first, item])
     inner = loops[-1]
     reset = len(loops) > 1 and any(loops[-2].contains(a.line) and not inner.contains(a.line)
                                    for a in ev.code.assigns_to(name))
     steps = any(inner.contains(c.line) and c.func.endswith(".step") for c in ev.code.calls)
     move = plan("move_backward_after_loop", line=backward_line, loop_line=inner.line, with_step=reset)
-    return build(ev.capture.source, lang, [item, move] if steps and not reset else [move, item])
+    return build(ev.capture.source, lang, [*first, *([item, move] if steps and not reset else [move, item])])

@@ -140,6 +140,30 @@ h, c = torch.zeros(1, 3), torch.zeros(1, 3)
 for chunk in torch.randn(9, 1, 2).split(3):
     h, c = train_chunk(chunk, h, c)
 """),
+    Example(code="""\
+import torch
+cell = torch.nn.GRUCell(2, 3)
+h = torch.zeros(1, 3)
+losses = []
+for t in range(6):
+    h = cell(torch.randn(1, 2), h)
+    losses.append(h.pow(2).mean())
+    if (t + 1) % 3 == 0:
+        torch.stack(losses).mean().backward()
+        losses = []
+""", line=6, fixed="""\
+import torch
+cell = torch.nn.GRUCell(2, 3)
+h = torch.zeros(1, 3)
+losses = []
+for t in range(6):
+    h = cell(torch.randn(1, 2), h)
+    losses.append(h.pow(2).mean())
+    if (t + 1) % 3 == 0:
+        torch.stack(losses).mean().backward()
+        losses = []
+        h = h.detach()
+"""),
 )
 
 GOOD = (

@@ -100,6 +100,22 @@ for step in range(2):
     d_step(torch.randn(4, 2), fake)
     g_step(fake)
 """),
+    Example(code="""\
+import torch
+net = torch.nn.Linear(3, 4)
+for step in range(2):
+    feat = net(torch.randn(5, 3)).relu()
+    losses = {"a": feat[:, :2].mean(), "b": feat[:, 2:].pow(2).mean()}
+    for name, l in losses.items():
+        l.backward()
+""", line=7, fixed="""\
+import torch
+net = torch.nn.Linear(3, 4)
+for step in range(2):
+    feat = net(torch.randn(5, 3)).relu()
+    losses = {"a": feat[:, :2].mean(), "b": feat[:, 2:].pow(2).mean()}
+    sum(losses.values()).backward()
+"""),
 )
 
 GOOD = (
@@ -240,11 +256,13 @@ def _shared_through_calls(ev: Evidence, first: int, line: int) -> tuple[str, set
 
 def fixes(hit: Hit, ev: Evidence, lang: str):
     """GAN: detach the shared tensor only in the first loss (inside the first loss's function
-    when a caller hands the same tensor to both). Otherwise one backward on the sum (same gradients). retain_graph last: both passes are meant here, but it costs memory."""
+    when a caller hands the same tensor to both). Otherwise one backward on the sum (same gradients),
+    also for a loop that calls backward on each loss of a collection. retain_graph last: both passes
+    are meant here, but it costs memory."""
     from ...fixes.plan import build, plan
 
     first, line = int(hit.fact("first_line")), hit.line
-    plans = []
+    plans = [plan("sum_loop_backward", line=line)]
     through = _shared_through_calls(ev, first, line)
     if through:
         plans.append(plan("detach_shared", name=through[0], lines=tuple(sorted(through[1])), facts={"name": through[0]}))

@@ -145,6 +145,32 @@ for step in range(3):
     bank = torch.cat([key, bank])[:4].detach()
     loss.backward()
 """),
+    Example(code="""\
+import torch
+net = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+log_probs = []
+for episode in range(3):
+    for t in range(2):
+        log_probs.append(net(torch.randn(2)).log_softmax(-1)[0])
+    loss = -torch.stack(log_probs).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=7, fixed="""\
+import torch
+net = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+log_probs = []
+for episode in range(3):
+    for t in range(2):
+        log_probs.append(net(torch.randn(2)).log_softmax(-1)[0])
+    loss = -torch.stack(log_probs).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    del log_probs[:]
+"""),
 )
 
 GOOD = (
@@ -226,7 +252,9 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
     """A memoised value (`if k not in cache: cache[k] = f(k)`) made from trained parameters is
     stale after each step: compute it again; detaching it would cut the loss off from them.
     Otherwise store a detached copy. A value that feeds on itself (an EMA) is first cut where it
-    reads its own past, which keeps this step's gradient, if nothing read the old value first."""
+    reads its own past, which keeps this step's gradient, if nothing read the old value first.
+    A list only appended to and read whole by the loss is this episode's buffer: it is emptied
+    after the backward (detaching its entries would leave that loss without a gradient)."""
     from ...fixes.plan import build, plan
     from ...fixes.recompute_cached import recompute_cached
     from .computed_before_loop import trained_by_optimizer
@@ -238,7 +266,8 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
         if trained_by_optimizer(ev, store.reads) is False:
             plans.append(plan("add_detach", line=hit.line, names=(name,)))
         return build(source, lang, plans)
-    plans = []
+    plans = [plan("clear_after_backward", line=hit.line, backward_line=int(hit.fact("backward_line")), name=name)] \
+        if store is not None and store.method == "append" and hit.fact("backward_line") else []
     before_backward = ev.line is not None and hit.line < ev.line  # else the next iteration reads this one's graph
     if before_backward and not _read_earlier_in_scope(ev, name, hit.line) and \
             any(name in a.reads and name in a.targets for a in ev.code.assigns if a.line == hit.line):

@@ -1,0 +1,28 @@
+# cause: computed_before_loop
+# line: 17
+# why: teacher logits are computed once before the loop with grad tracking, so every student step backpropagates into the same teacher graph.
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+
+teacher = nn.Sequential(nn.Linear(12, 64), nn.ReLU(), nn.Linear(64, 5))
+student = nn.Sequential(nn.Linear(12, 8), nn.ReLU(), nn.Linear(8, 5))
+optimizer = torch.optim.Adam(student.parameters(), lr=1e-2)
+X = torch.randn(40, 12)
+T = 2.0
+
+teacher.eval()
+teacher_logits = teacher(X)
+for epoch in range(3):
+    for idx in torch.randperm(X.size(0)).split(10):
+        s_logits = student(X[idx])
+        loss = F.kl_div(
+            F.log_softmax(s_logits / T, dim=1),
+            F.softmax(teacher_logits[idx] / T, dim=1),
+            reduction="batchmean",
+        ) * T * T
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()

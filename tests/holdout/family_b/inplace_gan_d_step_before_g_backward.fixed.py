@@ -1,0 +1,22 @@
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+
+G = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 2))
+D = nn.Sequential(nn.Linear(2, 16), nn.LeakyReLU(0.2), nn.Linear(16, 1))
+opt_g = torch.optim.Adam(G.parameters(), lr=2e-4, betas=(0.5, 0.999))
+opt_d = torch.optim.Adam(D.parameters(), lr=2e-4, betas=(0.5, 0.999))
+bce = nn.BCEWithLogitsLoss()
+
+for it in range(3):
+    real = 0.5 * torch.randn(16, 2) + 1.0
+    fake = G(torch.randn(16, 4))
+    loss_d = bce(D(real), torch.ones(16, 1)) + bce(D(fake.detach()), torch.zeros(16, 1))
+    opt_d.zero_grad()
+    loss_d.backward()
+    opt_d.step()
+    loss_g = bce(D(fake), torch.ones(16, 1))
+    opt_g.zero_grad()
+    loss_g.backward()
+    opt_g.step()
