@@ -115,6 +115,16 @@ class Evidence:
                 return name, max(before)
         return None
 
+    @cached_property
+    def steps_in_loop(self) -> bool:
+        """An optimizer steps inside the failing loop (or in a method of the cell it may call):
+        each iteration is its own update."""
+        if self.loop is None:
+            return False
+        def inside(line: int) -> bool:
+            return self.loop.contains(line) or any(a <= line <= b and kind != "loop" for a, b, kind in self.scopes)
+        return any(c.func.endswith(".step") and "sched" not in c.func.lower() and inside(c.line) for c in self.code.calls)
+
     @property
     def freed_by_grad_only(self) -> bool:
         """Every call that freed the reused part was autograd.grad (grad() then backward())."""

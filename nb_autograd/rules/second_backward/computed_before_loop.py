@@ -160,9 +160,18 @@ def match(ev: Evidence) -> Hit | None:
     if not candidates:
         return None
     name, line = candidates[-1]
+    if one_update_of_several_losses(ev, line):
+        return None  # a shared subgraph: the losses of one update each got a backward
     return Hit(CAUSE, line, score, facts=(("name", name), ("line", str(line)), ("loop_line", str(ev.loop.line)),
                                           ("backward_line", str(ev.line))),
                related=(("loop", ev.loop.line), ("backward", ev.line)))
+
+
+def one_update_of_several_losses(ev: Evidence, line: int) -> bool:
+    """No optimizer step inside the loop, and an optimizer trains what made the tensor at
+    `line`: the loop's backward calls are parts of one update through a shared subgraph."""
+    made = next((a for a in ev.code.assigns if a.line == line), None)
+    return made is not None and not ev.steps_in_loop and trained_by_optimizer(ev, made.reads) is True
 
 
 def _maximal(names) -> set[str]:

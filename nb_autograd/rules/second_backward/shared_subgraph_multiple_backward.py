@@ -175,10 +175,29 @@ def _part_of_before_loop_tensor(ev: Evidence) -> tuple[str, int] | None:
     return None
 
 
+def _losses_of_one_update_in_loop(ev: Evidence) -> tuple[str, int] | None:
+    """Each iteration of a loop without an optimizer step backpropagates its own loss through
+    a tensor made before the loop that the optimizer trains (experts over a shared trunk)."""
+    from .computed_before_loop import before_loop_names, one_update_of_several_losses
+
+    if ev.loop is None or not ev.has_runtime_staleness:
+        return None
+    for name, line in reversed(before_loop_names(ev)):
+        if ev.stale_holder(name) and one_update_of_several_losses(ev, line):
+            return name, line
+    return None
+
+
 def match(ev: Evidence) -> Hit | None:
     site = ev.backward_site
     if site is None or ev.same_root_call or ev.freed_by_grad_only:
         return None
+    one_update = _losses_of_one_update_in_loop(ev)
+    if one_update:
+        return Hit(CAUSE, site.line, 0.87, facts=(("line", str(site.line)), ("first_line", str(site.line)),
+                                                  ("name", site.receiver), ("shared", one_update[0]),
+                                                  ("shared_line", str(one_update[1])), ("loop_line", str(ev.loop.line))),
+                   related=(("shared", one_update[1]),), variant="sum_in_loop")
     part = _part_of_before_loop_tensor(ev)
     if part:
         return Hit(CAUSE, site.line, 0.87, facts=(("line", str(site.line)), ("first_line", str(site.line)),

@@ -206,6 +206,14 @@ def _container_sources(ev: Evidence) -> list[tuple[str, int]]:
     return out
 
 
+def _restored_before_backward(ev: Evidence, name: str, line: int) -> bool:
+    """The carried tensor was already replaced by this iteration's value before the backward
+    ran (stored inside a forward/__call__, or above the backward), so what the name holds now
+    is new; its being part of the failing graph is what there is to check."""
+    in_def = any(a < line <= b and kind == "def" for a, b, kind in ev.scopes)
+    return (in_def or (ev.line is not None and line < ev.line)) and ev.holder(name) is not None
+
+
 def _carried_sources(ev: Evidence, skip: set[str]) -> list[tuple[str, int]]:
     out = []
     for a in ev.code.assigns:
@@ -214,7 +222,8 @@ def _carried_sources(ev: Evidence, skip: set[str]) -> list[tuple[str, int]]:
         for name in a.targets:
             if not ev.in_loop_scope(a.line, name) or name in skip or not ev.carried(name):
                 continue
-            if ev.has_runtime_staleness and not (ev.stale_holder(name) or ev.reaches_stale(name)):
+            if ev.has_runtime_staleness and not (ev.stale_holder(name) or ev.reaches_stale(name)
+                                                 or _restored_before_backward(ev, name, a.line)):
                 continue
             if not ev.has_runtime_staleness and not (a.reads - {name}):
                 continue

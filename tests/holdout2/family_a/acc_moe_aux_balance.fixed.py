@@ -1,0 +1,36 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+
+
+class MoE(nn.Module):
+    def __init__(self, d=8, n_experts=3):
+        super().__init__()
+        self.gate = nn.Linear(d, n_experts)
+        self.experts = nn.ModuleList([nn.Sequential(nn.Linear(d, 8), nn.ReLU(), nn.Linear(8, 1)) for _ in range(n_experts)])
+
+    def forward(self, x):
+        weights = torch.softmax(self.gate(x), dim=-1)
+        outs = torch.cat([e(x) for e in self.experts], dim=-1)
+        y = (outs * weights).sum(-1, keepdim=True)
+        importance = weights.mean(0)
+        balance = (importance * importance).sum() * weights.shape[-1]
+        return y, balance
+
+
+X = torch.randn(60, 8)
+Y = torch.sin(X[:, :1]) + X[:, 1:2].abs()
+batches = list(zip(X.split(15), Y.split(15)))
+moe = MoE()
+opt = torch.optim.SGD(moe.parameters(), lr=0.05, momentum=0.9)
+aux_total = 0.0
+for epoch in range(2):
+    for xb, yb in batches:
+        y, balance = moe(xb)
+        aux_total = aux_total + balance.item()
+        loss = F.mse_loss(y, yb) + 0.01 * balance
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
