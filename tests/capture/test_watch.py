@@ -118,10 +118,11 @@ def test_family_a_examples_have_complete_provenance(rule, example):
     for node in graph.nodes:
         if node.id >= 0:  # every node but the leaves was made by a recorded cell line
             assert node.line is not None and lines[node.line - 1].strip(), node
-    # the stale part is what an earlier backward already ran through: made by earlier runs
-    made = {n.iteration for n in graph.nodes if n.id in set(graph.stale)}
-    newest = {n.iteration for n in graph.nodes if n.id in set(graph.roots)}
-    assert made and max(made) <= max(newest), (made, newest)
+    # the stale part is what an earlier backward already ran through: each stale node existed
+    # before the call that freed it began
+    calls = {c.index: c for c in report.capture.backwards}
+    stale = [n for n in graph.nodes if n.id in set(graph.stale)]
+    assert stale and all(n.freed_by is not None and n.id < calls[n.freed_by].next_id for n in stale)
 
 
 def test_backward_timeline_in_order_with_sizes():
