@@ -1,6 +1,7 @@
 """Truncated backpropagation through time: cut the recurrent state from the previous batch's
 graph once per backward (`h = h.detach()`, `h, c = h.detach(), c.detach()`,
-`hidden = tuple(s.detach() for s in hidden)` for an LSTM's (h, c) pair).
+`hidden = tuple(s.detach() for s in hidden)` for an LSTM's (h, c) pair), guarded by
+`if hidden is not None:` when the state starts as None (the module then makes zeros).
 
 Where: at the top of the innermost loop or function body that holds both the state update and
 the backward (a loop over batches; a train_step(h) helper; a chunk method whose inner loop
@@ -42,12 +43,14 @@ def statement_code(tree, scope, line: int, names, as_tuple: bool | None = None, 
     if as_tuple is None and (any(_TUPLE_STATE.search(c) for c in callees) or any(isinstance(v, cst.Tuple) for v in values)):
         as_tuple = True
     if as_tuple:
-        return f"{name} = tuple(s.detach() for s in {name})"
-    if as_tuple is None and not any(_TENSOR_STATE.search(c) for c in callees):  # a user's model: either
-        return f"{name} = tuple(s.detach() for s in {name}) if isinstance({name}, tuple) else {name}.detach()"
+        code = f"{name} = tuple(s.detach() for s in {name})"
+    elif as_tuple is None and not any(_TENSOR_STATE.search(c) for c in callees):  # a user's model: either
+        code = f"{name} = tuple(s.detach() for s in {name}) if isinstance({name}, tuple) else {name}.detach()"
+    else:
+        code = f"{name} = {name}.detach()"
     if not after and any(isinstance(v, cst.Name) and v.value == "None" for v in values):
-        return f"if {name} is not None:\n    {name} = {name}.detach()"
-    return f"{name} = {name}.detach()"
+        return f"if {name} is not None:\n    {code}"  # the first batch starts with no state
+    return code
 
 
 def _where(tree, line: int, loop_line: int, backward_line: int | None):

@@ -1,10 +1,15 @@
 """`a.backward(); b.backward()` -> `(a + b).backward()` at the first call's place: the same
-gradients (backward is linear), one pass, so the shared part is needed only once."""
+gradients (backward is linear), one pass, so the shared part is needed only once.
+
+With `across_step=True`, `a.backward(); opt.step(); b.backward(); opt.step()`, both losses from one
+forward: the step between them changed what `b` saved. Two losses of one forward stepped by the
+same optimizer are one objective in two halves: one backward of the sum, one step."""
 from __future__ import annotations
 
 import libcst as cst
 
 from .cst import backward_call, code_of, expr, facts_of, load, only_small, with_body
+from .move_statement import is_step
 
 
 def _plain_backward(tree, line):
@@ -16,7 +21,14 @@ def _plain_backward(tree, line):
     return stmt, call
 
 
-def sum_losses(source: str, *, first_line: int, line: int) -> str | None:
+def _steps_between(between, after) -> bool:
+    """Only optimizer steps between the calls, the same one as right after the second."""
+    codes = {code_of(s.with_changes(leading_lines=())).strip() for s in between}
+    return bool(between) and after is not None and all(is_step(s) for s in between) \
+        and codes == {code_of(after.with_changes(leading_lines=())).strip()}
+
+
+def sum_losses(source: str, *, first_line: int, line: int, across_step: bool = False) -> str | None:
     tree = load(source)
     if tree is None:
         return None
@@ -27,6 +39,12 @@ def sum_losses(source: str, *, first_line: int, line: int) -> str | None:
     if b1 is None or b2 is None or b1[0] is not b2[0] or b1[1] >= b2[1]:
         return None
     body = list(b1[0].body)
+    if across_step:
+        after = body[b2[1] + 1] if b2[1] + 1 < len(body) else None
+        if not _steps_between(body[b1[1] + 1:b2[1]], after):
+            return None
+        del body[b1[1] + 1:b2[1]]
+        b2 = (b2[0], b1[1] + 1)
     between = facts_of(body[b1[1] + 1:b2[1]])
     second = facts_of([s2])
     assigned = {t for a in between.assigns for t in a.targets}

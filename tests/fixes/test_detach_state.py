@@ -47,3 +47,12 @@ def test_state_is_cut_at_the_truncation_boundary_when_backward_runs_every_k_step
     out = cut(src, loop_line=2, line=3, names=("h",), as_tuple=False, backward_line=5)
     assert out == src + "        h = h.detach()\n"
     assert cut(out, loop_line=2, line=3, names=("h",), as_tuple=False, backward_line=5) is None
+
+
+def test_tuple_state_that_starts_as_none_is_guarded():
+    from nb_autograd.fixes.detach_state import detach_state
+    src = ("for epoch in range(2):\n    state = None\n    for x in xs:\n        out, state = lstm(x, state)\n"
+           "        out.sum().backward()\n")
+    out = detach_state(src, loop_line=3, line=4, names=("state",), as_tuple=True, backward_line=5)
+    assert "        if state is not None:\n            state = tuple(s.detach() for s in state)\n" in out
+    assert detach_state(out, loop_line=3, line=6, names=("state",), as_tuple=True, backward_line=7) is None

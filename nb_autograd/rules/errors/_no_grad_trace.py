@@ -57,9 +57,9 @@ def _grad_source_at(ev: Evidence, facts: ErrorFacts, line: int, reads) -> bool:
     return False
 
 
-def _carried_grad(ev: Evidence, facts: ErrorFacts, a) -> bool:
-    """Whether the value cut at assignment `a` came from a graph (walks upstream)."""
-    todo, seen = [(a.line, a.reads)], set()
+def _carried_grad(ev: Evidence, facts: ErrorFacts, line: int, reads) -> bool:
+    """Whether the value cut at `line` (reading `reads`) came from a graph (walks upstream)."""
+    todo, seen = [(line, reads)], set()
     while todo and len(seen) < 200:
         line, reads = todo.pop()
         if line in seen:
@@ -94,7 +94,7 @@ def find_cut(ev: Evidence, facts: ErrorFacts) -> CutSite | None:
             cuts.append(CutSite(w, "no_grad", ev.code.line_text(w)))
             continue
         kinds = {c.kind for c in facts.cuts if c.line == a.line}
-        if (a.detached or kinds) and _carried_grad(ev, facts, a):
+        if (a.detached or kinds) and _carried_grad(ev, facts, a.line, a.reads):
             kind = next((k for k in _ORDER if k in kinds), "detach")
             cuts.append(CutSite(a.line, kind, ev.code.line_text(a.line), tuple(l for l, _ in here),
                                 names=tuple(n for _, n in here)))
@@ -109,7 +109,16 @@ def find_cut(ev: Evidence, facts: ErrorFacts) -> CutSite | None:
                 cuts.append(CutSite(cut, "no_grad_function", ev.code.line_text(cut), function=fn_name,
                                     call_line=a.line))
                 continue
-            todo += [(n, line, here) for line, names in returns for n in names]
+            for line, names in returns:
+                # a helper can cut in its return itself (`return torch.tensor(1 - d.item())`): its
+                # value came from a graph when its names did, or when the call fed it one
+                kinds = {c.kind for c in facts.cuts if c.line == line}
+                if kinds and names and (_carried_grad(ev, facts, line, names) or _grad_source_at(ev, facts, a.line, a.reads)):
+                    kind = next((k for k in _ORDER if k in kinds), "detach")
+                    cuts.append(CutSite(line, kind, ev.code.line_text(line), tuple(l for l, _ in here) + (line,),
+                                        names=tuple(n for _, n in here)))
+                    continue
+                todo += [(n, line, here) for n in names]
         todo += [(n, a.line, here) for n in a.reads]
     if not cuts:
         return None

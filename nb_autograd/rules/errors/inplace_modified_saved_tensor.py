@@ -149,6 +149,33 @@ for step in range(2):
     g_loss.backward()
     opt_g.step()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+xa, xb = torch.randn(4, 3), torch.randn(4, 3)
+for step in range(2):
+    loss_a = net(xa).pow(2).mean()
+    loss_b = net(xb).abs().mean()
+    opt.zero_grad()
+    loss_a.backward()
+    opt.step()
+    loss_b.backward()
+    opt.step()
+""", line=11, note="two losses of one forward, the same optimizer stepped after each", fixed="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+xa, xb = torch.randn(4, 3), torch.randn(4, 3)
+for step in range(2):
+    loss_a = net(xa).pow(2).mean()
+    loss_b = net(xb).abs().mean()
+    opt.zero_grad()
+    (loss_a + loss_b).backward()
+    opt.step()
+"""),
 )
 
 GOOD = (
@@ -229,6 +256,14 @@ def _loss_line(ev: Evidence) -> int | None:
     return max(made) if made else None
 
 
+def _same_optimizer(ev: Evidence, step_line: int) -> bool:
+    """The step that broke the graph is the same call as the step after the failing backward
+    (a GAN steps two optimizers: there the second loss is recomputed instead)."""
+    steps = [c for c in ev.code.calls if c.func.endswith(".step")]
+    here = next((c.func for c in steps if c.line == step_line), None)
+    return here is not None and any(c.func == here for c in steps if c.line > (ev.line or 0))
+
+
 def fixes(hit: Hit, ev: Evidence, lang: str):
     line, facts = hit.line, dict(hit.facts)
     plans = []
@@ -241,6 +276,8 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
         recompute = [plan("recompute_after_step", facts=facts, loss_line=loss_line, step_line=line)] \
             if loss_line and loss_line < line else []
         plans = [*recompute, move] if earlier else [move, *recompute]
+        if earlier and _same_optimizer(ev, line):  # one objective in two halves: one backward, one step
+            plans.insert(0, plan("sum_losses", first_line=earlier[-1].line, line=ev.line, across_step=True))
     elif hit.variant == "setitem":
         plans = [plan("clone_before_write", facts=facts, line=line, name=hit.fact("name"))]
     elif hit.variant in {"augassign", "method", "inplace_kw", "functional"}:

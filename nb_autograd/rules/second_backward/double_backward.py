@@ -94,6 +94,35 @@ for step in range(2):
     loss = net(torch.randn(4, 3)).pow(2).mean()
     apply(loss)
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+norms = []
+for step in range(2):
+    opt.zero_grad()
+    loss = model(torch.randn(4, 3)).pow(2).mean()
+    loss.backward()
+    params = list(model.parameters())
+    grads = torch.autograd.grad(loss, params)
+    norms.append(sum(g.pow(2).sum() for g in grads).item())
+    opt.step()
+""", line=11, note="a gradient-norm probe after backward() already filled .grad", fixed="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+norms = []
+for step in range(2):
+    opt.zero_grad()
+    loss = model(torch.randn(4, 3)).pow(2).mean()
+    loss.backward()
+    params = list(model.parameters())
+    grads = [p.grad for p in params]
+    norms.append(sum(g.pow(2).sum() for g in grads).item())
+    opt.step()
+"""),
 )
 
 GOOD = (
@@ -161,7 +190,8 @@ def _helper_repeats(ev: Evidence, first: int, line: int) -> bool:
 
 def fixes(hit: Hit, ev: Evidence, lang: str):
     """Drop a leftover repeat; build a loss made once before the loop inside it; keep the
-    graph (retain_graph) only for grad() then backward(), where both passes are meant."""
+    graph (retain_graph) only for grad() then backward(), where both passes are meant; for
+    backward() then grad() of the same loss, read the gradients backward() stored."""
     from ...fixes.plan import build, plan
 
     first = int(hit.fact("first_line", "0")) if hit.fact("first_line", "").isdigit() else None
@@ -174,6 +204,8 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
         if _grad_feeds_loss(ev, first):  # a gradient penalty: its backward must go through grad()
             plans.append(plan("add_create_graph", line=first))
         plans.append(plan("add_retain_graph", line=first))
+    elif hit.line and ev.failing_call and ev.failing_call.kind == "grad":  # grad() after backward()
+        plans.append(plan("read_stored_grads", line=hit.line))
     elif hit.line:
         if first and _helper_repeats(ev, first, hit.line):
             plans.append(plan("remove_repeated_backward", line=first, kept=hit.line))

@@ -164,6 +164,37 @@ for t in range(6):
         losses = []
         h = h.detach()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+lstm = torch.nn.LSTM(2, 3, batch_first=True)
+opt = torch.optim.SGD(lstm.parameters(), lr=0.1)
+data = torch.randn(1, 8, 2)
+for epoch in range(2):
+    state = None
+    for i in range(0, 8, 4):
+        out, state = lstm(data[:, i:i + 4], state)
+        loss = out.pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+""", line=9, note="the (h, c) state starts as None each epoch", fixed="""\
+import torch
+torch.manual_seed(0)
+lstm = torch.nn.LSTM(2, 3, batch_first=True)
+opt = torch.optim.SGD(lstm.parameters(), lr=0.1)
+data = torch.randn(1, 8, 2)
+for epoch in range(2):
+    state = None
+    for i in range(0, 8, 4):
+        if state is not None:
+            state = tuple(s.detach() for s in state)
+        out, state = lstm(data[:, i:i + 4], state)
+        loss = out.pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""),
 )
 
 GOOD = (

@@ -2,138 +2,12 @@
 from __future__ import annotations
 
 from ...evidence import Evidence
-from ..base import Example, Hit
+from ..base import Hit
+from .shared_subgraph_multiple_backward_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "shared_subgraph_multiple_backward"
 SYMPTOM = "second_backward"
 
-BAD = (
-    Example(code="""\
-import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x ** 2
-m = y.sum()
-n = (y * 3).sum()
-m.backward()
-n.backward()
-""", line=7, fixed="""\
-import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x ** 2
-m = y.sum()
-n = (y * 3).sum()
-(m + n).backward()
-"""),
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-G = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
-D = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
-opt_g = torch.optim.SGD(G.parameters(), lr=0.01)
-opt_d = torch.optim.SGD(D.parameters(), lr=0.01)
-bce = torch.nn.BCEWithLogitsLoss()
-for step in range(3):
-    real = torch.randn(8, 2) + 2
-    fake = G(torch.randn(8, 2))
-    d_loss = bce(D(real), torch.ones(8, 1)) + bce(D(fake), torch.zeros(8, 1))
-    opt_d.zero_grad()
-    d_loss.backward()
-    opt_d.step()
-    g_loss = bce(D(fake), torch.ones(8, 1))
-    opt_g.zero_grad()
-    g_loss.backward()
-    opt_g.step()
-""", line=17, fixed="""\
-import torch
-torch.manual_seed(0)
-G = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
-D = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
-opt_g = torch.optim.SGD(G.parameters(), lr=0.01)
-opt_d = torch.optim.SGD(D.parameters(), lr=0.01)
-bce = torch.nn.BCEWithLogitsLoss()
-for step in range(3):
-    real = torch.randn(8, 2) + 2
-    fake = G(torch.randn(8, 2))
-    d_loss = bce(D(real), torch.ones(8, 1)) + bce(D(fake.detach()), torch.zeros(8, 1))
-    opt_d.zero_grad()
-    d_loss.backward()
-    opt_d.step()
-    g_loss = bce(D(fake), torch.ones(8, 1))
-    opt_g.zero_grad()
-    g_loss.backward()
-    opt_g.step()
-"""),
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-G, D = torch.nn.Linear(2, 2), torch.nn.Linear(2, 1)
-
-
-def d_step(real, fake):
-    (D(real).mean() - D(fake).mean()).backward()
-
-
-def g_step(fake):
-    D(fake).mean().backward()
-
-
-for step in range(2):
-    fake = G(torch.randn(4, 2))
-    d_step(torch.randn(4, 2), fake)
-    g_step(fake)
-""", line=11, fixed="""\
-import torch
-torch.manual_seed(0)
-G, D = torch.nn.Linear(2, 2), torch.nn.Linear(2, 1)
-
-
-def d_step(real, fake):
-    (D(real).mean() - D(fake.detach()).mean()).backward()
-
-
-def g_step(fake):
-    D(fake).mean().backward()
-
-
-for step in range(2):
-    fake = G(torch.randn(4, 2))
-    d_step(torch.randn(4, 2), fake)
-    g_step(fake)
-"""),
-    Example(code="""\
-import torch
-net = torch.nn.Linear(3, 4)
-for step in range(2):
-    feat = net(torch.randn(5, 3)).relu()
-    losses = {"a": feat[:, :2].mean(), "b": feat[:, 2:].pow(2).mean()}
-    for name, l in losses.items():
-        l.backward()
-""", line=7, fixed="""\
-import torch
-net = torch.nn.Linear(3, 4)
-for step in range(2):
-    feat = net(torch.randn(5, 3)).relu()
-    losses = {"a": feat[:, :2].mean(), "b": feat[:, 2:].pow(2).mean()}
-    sum(losses.values()).backward()
-"""),
-)
-
-GOOD = (
-    Example(code="""\
-import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-m = (x ** 2).sum()
-n = (x ** 3).sum()
-m.backward()
-n.backward()
-"""),
-    Example(code="""\
-import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x ** 2
-(y.sum() + (y * 3).sum()).backward()
-"""),
-)
 
 
 def _depends_on(ev: Evidence, names: set[str], before: int, after: int) -> set[str]:
@@ -276,12 +150,15 @@ def _shared_through_calls(ev: Evidence, first: int, line: int) -> tuple[str, set
 def fixes(hit: Hit, ev: Evidence, lang: str):
     """GAN: detach the shared tensor only in the first loss (inside the first loss's function
     when a caller hands the same tensor to both). Otherwise one backward on the sum (same gradients),
-    also for a loop that calls backward on each loss of a collection. retain_graph last: both passes
+    also for a loop that calls backward on each loss of a collection, or on each iteration's own loss
+    before one optimizer step (collected, one backward after the loop). retain_graph last: both passes
     are meant here, but it costs memory."""
     from ...fixes.plan import build, plan
 
     first, line = int(hit.fact("first_line")), hit.line
     plans = [plan("sum_loop_backward", line=line)]
+    if hit.variant == "sum_in_loop":  # one update's losses, one per iteration: sum them, one backward
+        plans.append(plan("collect_loop_losses", title="sum_loop_backward", line=line, loop_line=int(hit.fact("loop_line"))))
     through = _shared_through_calls(ev, first, line)
     if through:
         plans.append(plan("detach_shared", name=through[0], lines=tuple(sorted(through[1])), facts={"name": through[0]}))

@@ -1,0 +1,163 @@
+"""Runnable examples for shared_subgraph_multiple_backward (kept apart: the rule module stays small)."""
+from __future__ import annotations
+
+from ..base import Example
+
+BAD = (
+    Example(code="""\
+import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x ** 2
+m = y.sum()
+n = (y * 3).sum()
+m.backward()
+n.backward()
+""", line=7, fixed="""\
+import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x ** 2
+m = y.sum()
+n = (y * 3).sum()
+(m + n).backward()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+G = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
+D = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
+opt_g = torch.optim.SGD(G.parameters(), lr=0.01)
+opt_d = torch.optim.SGD(D.parameters(), lr=0.01)
+bce = torch.nn.BCEWithLogitsLoss()
+for step in range(3):
+    real = torch.randn(8, 2) + 2
+    fake = G(torch.randn(8, 2))
+    d_loss = bce(D(real), torch.ones(8, 1)) + bce(D(fake), torch.zeros(8, 1))
+    opt_d.zero_grad()
+    d_loss.backward()
+    opt_d.step()
+    g_loss = bce(D(fake), torch.ones(8, 1))
+    opt_g.zero_grad()
+    g_loss.backward()
+    opt_g.step()
+""", line=17, fixed="""\
+import torch
+torch.manual_seed(0)
+G = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
+D = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
+opt_g = torch.optim.SGD(G.parameters(), lr=0.01)
+opt_d = torch.optim.SGD(D.parameters(), lr=0.01)
+bce = torch.nn.BCEWithLogitsLoss()
+for step in range(3):
+    real = torch.randn(8, 2) + 2
+    fake = G(torch.randn(8, 2))
+    d_loss = bce(D(real), torch.ones(8, 1)) + bce(D(fake.detach()), torch.zeros(8, 1))
+    opt_d.zero_grad()
+    d_loss.backward()
+    opt_d.step()
+    g_loss = bce(D(fake), torch.ones(8, 1))
+    opt_g.zero_grad()
+    g_loss.backward()
+    opt_g.step()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+G, D = torch.nn.Linear(2, 2), torch.nn.Linear(2, 1)
+
+
+def d_step(real, fake):
+    (D(real).mean() - D(fake).mean()).backward()
+
+
+def g_step(fake):
+    D(fake).mean().backward()
+
+
+for step in range(2):
+    fake = G(torch.randn(4, 2))
+    d_step(torch.randn(4, 2), fake)
+    g_step(fake)
+""", line=11, fixed="""\
+import torch
+torch.manual_seed(0)
+G, D = torch.nn.Linear(2, 2), torch.nn.Linear(2, 1)
+
+
+def d_step(real, fake):
+    (D(real).mean() - D(fake.detach()).mean()).backward()
+
+
+def g_step(fake):
+    D(fake).mean().backward()
+
+
+for step in range(2):
+    fake = G(torch.randn(4, 2))
+    d_step(torch.randn(4, 2), fake)
+    g_step(fake)
+"""),
+    Example(code="""\
+import torch
+net = torch.nn.Linear(3, 4)
+for step in range(2):
+    feat = net(torch.randn(5, 3)).relu()
+    losses = {"a": feat[:, :2].mean(), "b": feat[:, 2:].pow(2).mean()}
+    for name, l in losses.items():
+        l.backward()
+""", line=7, fixed="""\
+import torch
+net = torch.nn.Linear(3, 4)
+for step in range(2):
+    feat = net(torch.randn(5, 3)).relu()
+    losses = {"a": feat[:, :2].mean(), "b": feat[:, 2:].pow(2).mean()}
+    sum(losses.values()).backward()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+trunk = torch.nn.Linear(3, 4)
+heads = torch.nn.ModuleList([torch.nn.Linear(4, 1) for _ in range(2)])
+opt = torch.optim.SGD([*trunk.parameters(), *heads.parameters()], lr=0.1)
+x = torch.randn(5, 3)
+for step in range(2):
+    h = trunk(x)
+    opt.zero_grad()
+    for head in heads:
+        loss = head(h).pow(2).mean()
+        loss.backward()
+    opt.step()
+""", line=12, note="each head's loss backpropagates through the trunk graph the first head freed", fixed="""\
+import torch
+torch.manual_seed(0)
+trunk = torch.nn.Linear(3, 4)
+heads = torch.nn.ModuleList([torch.nn.Linear(4, 1) for _ in range(2)])
+opt = torch.optim.SGD([*trunk.parameters(), *heads.parameters()], lr=0.1)
+x = torch.randn(5, 3)
+for step in range(2):
+    h = trunk(x)
+    opt.zero_grad()
+    total_loss = 0
+    for head in heads:
+        loss = head(h).pow(2).mean()
+        total_loss = total_loss + loss
+    total_loss.backward()
+    opt.step()
+"""),
+)
+
+GOOD = (
+    Example(code="""\
+import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+m = (x ** 2).sum()
+n = (x ** 3).sum()
+m.backward()
+n.backward()
+"""),
+    Example(code="""\
+import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x ** 2
+(y.sum() + (y * 3).sum()).backward()
+"""),
+)

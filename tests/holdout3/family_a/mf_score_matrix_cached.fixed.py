@@ -1,0 +1,28 @@
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+
+n_users, n_items, k = 30, 25, 8
+user_emb = nn.Embedding(n_users, k)
+item_emb = nn.Embedding(n_items, k)
+nn.init.normal_(user_emb.weight, std=0.1)
+nn.init.normal_(item_emb.weight, std=0.1)
+opt = torch.optim.Adam(list(user_emb.parameters()) + list(item_emb.parameters()), lr=0.05)
+
+# observed ratings
+u_idx = torch.randint(0, n_users, (200,))
+i_idx = torch.randint(0, n_items, (200,))
+ratings = torch.randint(1, 6, (200,)).float()
+
+history = []
+for epoch in range(3):
+    for b in range(0, 200, 50):
+        u, i, r = u_idx[b:b + 50], i_idx[b:b + 50], ratings[b:b + 50]
+        pred = (user_emb(u) * item_emb(i)).sum(1)
+        loss = ((pred - r) ** 2).mean() + 1e-3 * (user_emb.weight.pow(2).sum() + item_emb.weight.pow(2).sum())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        history.append(loss.item())
+print(history[-1])
