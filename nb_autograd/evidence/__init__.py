@@ -5,7 +5,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..capture.records import BackwardCall, Capture, Failure, Holder
-from .code import CodeFacts, Loop, read_code
+from .code import CodeFacts, Loop
+from .code_reader import read_code
 from .symptoms import Symptom, classify
 
 

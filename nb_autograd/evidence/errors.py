@@ -6,7 +6,7 @@ import ast
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .code import dotted
+from .code_reader import dotted
 
 _NOT_INPLACE = {"requires_grad_", "share_memory_", "zero_grad", "set_grad_enabled", "retain_grad",
                 "manual_seed", "add_module", "register_buffer", "apply_"}
@@ -106,7 +106,7 @@ class _Reader(ast.NodeVisitor):
 
     def visit_Return(self, node):
         if node.value is not None and self.function:
-            from .code import names_read
+            from .code_reader import names_read
             self.returns.append((self.function, node.lineno, names_read(node.value)))
         self.generic_visit(node)
 

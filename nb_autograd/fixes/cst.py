@@ -75,7 +75,7 @@ def with_body(tree: Tree, block: cst.CSTNode, body: list) -> str:
 
 def facts_of(nodes):
     """The evidence reader's facts about some statements (names assigned and read)."""
-    from ..evidence.code import read_code
+    from ..evidence.code_reader import read_code
 
     return read_code("".join(code_of(n) for n in nodes))
 

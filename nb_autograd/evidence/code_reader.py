@@ -1,0 +1,259 @@
+"""Read the cell's code once with `ast` into CodeFacts (positions and structure are all the
+rules need; LibCST is kept for the fixes, where formatting must survive)."""
+from __future__ import annotations
+
+import ast
+
+from .code import Assign, BackwardSite, Call, CodeFacts, Function, Loop, Store
+
+_NO_GRAD = {"no_grad", "inference_mode"}
+_DETACHING = {"detach", "item", "tolist", "numpy", "cpu_numpy"}
+
+
+def dotted(node: ast.AST) -> str | None:
+    """`a`, `a.b.c`; for subscripts the container (`temp[0]` -> `temp`)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = dotted(node.value) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
+        return f"{base}.{node.attr}" if base else None
+    if isinstance(node, ast.Subscript):
+        return dotted(node.value)
+    if isinstance(node, ast.Starred):
+        return dotted(node.value)
+    return None
+
+
+def names_read(node: ast.AST) -> frozenset[str]:
+    out: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, (ast.Name, ast.Attribute)) and isinstance(getattr(sub, "ctx", None), ast.Load):
+            name = dotted(sub)
+            while name:
+                out.add(name)
+                name = name.rpartition(".")[0]
+        elif isinstance(sub, ast.Subscript) and isinstance(sub.ctx, ast.Load) and keyed(sub):
+            out.add(keyed(sub))
+    return frozenset(out)
+
+
+def keyed(node: ast.AST) -> str | None:
+    """`meter['total']`, `totals[k]`: a subscript by a constant or a plain name reads like a
+    name of its own, so a dict slot can be assigned, accumulated and carried."""
+    if not isinstance(node, ast.Subscript) or not dotted(node.value):
+        return None
+    if isinstance(node.slice, ast.Constant):
+        return f"{dotted(node.value)}[{node.slice.value!r}]"
+    if isinstance(node.slice, ast.Name):
+        return f"{dotted(node.value)}[{node.slice.id}]"
+    return None
+
+
+def _target_names(node: ast.AST) -> list[str]:
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [n for elt in node.elts for n in _target_names(elt)]
+    if isinstance(node, (ast.Name, ast.Attribute, ast.Starred)):
+        name = dotted(node)
+        return [name] if name else []
+    name = keyed(node)
+    return [name] if name else []
+
+
+def _is_detached(value: ast.AST) -> bool:
+    while isinstance(value, ast.Call):
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr in _DETACHING:
+            return True
+        if isinstance(func, ast.Name) and func.id in {"float", "int"}:
+            return True
+        value = func.value if isinstance(func, ast.Attribute) else None
+    return isinstance(value, ast.Attribute) and value.attr == "data"
+
+
+def _add_operands(node: ast.AST) -> list[ast.AST]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        return _add_operands(node.left) + _add_operands(node.right)
+    return [node]
+
+
+def _short(node: ast.AST, limit: int = 40) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _const(node: ast.AST) -> str:
+    return repr(node.value) if isinstance(node, ast.Constant) else ast.unparse(node)
+
+
+class _Reader(ast.NodeVisitor):
+    def __init__(self):
+        self.loops, self.functions, self.calls, self.backwards = [], [], [], []
+        self.assigns, self.stores, self.reads = [], [], []
+        self.function: str | None = None
+        self.no_grad = False
+
+    # scopes -------------------------------------------------------------------
+    def _block(self, body, *, no_grad=None, function=None):
+        saved = self.no_grad, self.function
+        if no_grad is not None:
+            self.no_grad = no_grad
+        if function is not None:
+            self.function = function
+        for stmt in body:
+            self.visit(stmt)
+        self.no_grad, self.function = saved
+
+    def visit_FunctionDef(self, node):
+        params = tuple(a.arg for a in (*node.args.posonlyargs, *node.args.args))
+        self.functions.append(Function(node.name, node.lineno, node.end_lineno, params))
+        for d in node.decorator_list:
+            self.visit(d)
+        decorated = any(dotted(d.func if isinstance(d, ast.Call) else d) in
+                        {"torch.no_grad", "no_grad", "torch.inference_mode"} for d in node.decorator_list)
+        self._block(node.body, no_grad=True if decorated else False, function=node.name)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _loop(self, node, header):
+        self.loops.append(Loop(node.lineno, node.end_lineno, self.function))
+        header()
+        self._block(node.body)
+        self._block(node.orelse)
+
+    def visit_For(self, node):
+        def header():
+            self.visit(node.iter)
+            self.assigns.append(Assign(node.lineno, tuple(_target_names(node.target)),
+                                       names_read(node.iter), no_grad=self.no_grad))
+        self._loop(node, header)
+
+    visit_AsyncFor = visit_For
+
+    def visit_While(self, node):
+        self._loop(node, lambda: self.visit(node.test))
+
+    def visit_With(self, node):
+        mode = None
+        for item in node.items:
+            self.visit(item.context_expr)
+            expr = item.context_expr
+            name = dotted(expr.func if isinstance(expr, ast.Call) else expr) or ""
+            if name.rpartition(".")[2] in _NO_GRAD:
+                mode = True
+            elif name.rpartition(".")[2] == "enable_grad":
+                mode = False
+        self._block(node.body, no_grad=mode)
+
+    visit_AsyncWith = visit_With
+
+    # statements ---------------------------------------------------------------
+    def _assign(self, node, targets, value, augmented=False):
+        self.visit(value)
+        names = [n for t in targets for n in _target_names(t)]
+        for t in targets:
+            self._store_targets(t, node.lineno, value)
+        call = value if isinstance(value, ast.Call) else None
+        operands = {keyed(o) or dotted(o) for o in _add_operands(value)}
+        accumulates = len(names) == 1 and (
+            (augmented and isinstance(node.op, (ast.Add, ast.Sub))) or
+            (not augmented and isinstance(value, ast.BinOp) and names[0] in operands))
+        reads = names_read(value) | (frozenset(names) if augmented else frozenset())
+        if augmented:
+            self.reads.extend((n, node.lineno) for n in names)
+        if names:
+            self.assigns.append(Assign(
+                node.lineno, tuple(names), reads,
+                call=dotted(call.func) if call is not None else None,
+                call_args=frozenset().union(*(names_read(a) for a in [*call.args, *(k.value for k in call.keywords)]))
+                if call is not None else frozenset(),
+                accumulates=accumulates, detached=_is_detached(value), no_grad=self.no_grad, augmented=augmented))
+
+    def _store_targets(self, target, line, value):
+        if isinstance(target, (ast.Tuple, ast.List)):
+            for elt in target.elts:
+                self._store_targets(elt, line, value)
+        elif isinstance(target, ast.Subscript):
+            container = dotted(target.value)
+            self.visit(target.slice)
+            if container:
+                self.stores.append(Store(line, container, "setitem", names_read(value), _is_detached(value),
+                                         _short(value)))
+                self.reads.append((container, line))
+
+    def visit_Assign(self, node):
+        self._assign(node, node.targets, node.value)
+
+    def visit_AnnAssign(self, node):
+        if node.value is not None:
+            self._assign(node, [node.target], node.value)
+
+    def visit_AugAssign(self, node):
+        self._assign(node, [node.target], node.value, augmented=True)
+
+    # expressions --------------------------------------------------------------
+    def visit_Name(self, node):
+        if isinstance(node.ctx, ast.Load):
+            self.reads.append((node.id, node.lineno))
+
+    def visit_Subscript(self, node):
+        if isinstance(node.ctx, ast.Load) and keyed(node):
+            self.reads.append((keyed(node), node.lineno))
+        self.generic_visit(node)
+
+    def visit_Attribute(self, node):
+        if isinstance(node.ctx, ast.Load):
+            name = dotted(node)
+            while name:
+                self.reads.append((name, node.lineno))
+                name = name.rpartition(".")[0]
+        self.generic_visit(node)
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        func = node.func
+        name = dotted(func) or (f".{func.attr}" if isinstance(func, ast.Attribute) else "")
+        receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
+        args = [*node.args, *(k.value for k in node.keywords)]
+        arg_names = frozenset().union(*(names_read(a) for a in args)) if args else frozenset()
+        keywords = tuple((k.arg, _const(k.value)) for k in node.keywords if k.arg)
+        self.calls.append(Call(node.lineno, name, receiver, arg_names, keywords, self.no_grad,
+                               tuple(dotted(a) if isinstance(a, (ast.Name, ast.Attribute)) else None for a in node.args)))
+        self._backward_site(node, func, name, keywords)
+        if isinstance(func, ast.Attribute) and func.attr in {"append", "extend", "insert", "appendleft", "add"} and receiver:
+            value = node.args[-1] if node.args else None
+            if value is not None:
+                self.stores.append(Store(node.lineno, receiver, func.attr, names_read(value), _is_detached(value),
+                                         _short(value)))
+
+    def _backward_site(self, node, func, name, keywords):
+        kw = dict(keywords)
+        if isinstance(func, ast.Attribute) and func.attr == "backward" and name not in {"torch.autograd.backward", "autograd.backward"}:
+            receiver, positional_retain = func.value, node.args[1] if len(node.args) > 1 else None
+            kind = "backward"
+        elif name.endswith("autograd.backward") or name.endswith("autograd.grad") or name in {"grad", "backward"} and node.args:
+            if not node.args:
+                return
+            receiver, positional_retain = node.args[0], None
+            kind = "grad" if name.endswith("grad") else "backward"
+        else:
+            return
+        retain = kw.get("retain_graph", _const(positional_retain) if positional_retain is not None else "False")
+        self.backwards.append(BackwardSite(node.lineno, kind, ast.unparse(receiver), names_read(receiver),
+                                           retain_graph=retain not in {"False", "None"}))
+
+
+def read_code(source: str) -> CodeFacts:
+    """Never raises: code that does not parse gives `parsed=False` and its lines only."""
+    lines = tuple(source.splitlines())
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return CodeFacts(lines=lines, parsed=False)
+    reader = _Reader()
+    try:
+        reader._block(tree.body)
+    except RecursionError:
+        return CodeFacts(lines=lines, parsed=False)
+    return CodeFacts(lines=lines, parsed=True, loops=tuple(reader.loops), functions=tuple(reader.functions),
+                     calls=tuple(reader.calls), backwards=tuple(reader.backwards), assigns=tuple(reader.assigns),
+                     stores=tuple(reader.stores), reads=tuple(reader.reads))
