@@ -1,8 +1,6 @@
-"""Accuracy on cases written blind, by people who had not read the rules. tests/fresh,
-tests/holdout and tests/holdout2 were each scored once untouched and then used to improve
-the code: they must meet the issues' targets. tests/holdout3 has never been used to change
-the code: it meets the diagnosis targets; its first-fix numbers are below issue 4's target
-(see the README), so here they are only guarded against getting worse.
+"""Accuracy on cases written blind, by people who had not read the rules. Each batch was
+scored once untouched (the README gives those first scores) and then used to improve the
+code; here every batch must keep meeting the issues' targets.
 
 Targets: family A: cause 9 in 10, line 8 in 10, first fix runs clean 9 in 10 and trains like
 the expert's fix 8 in 10; family B: cause 85 %, first fix runs clean 80 %; correct programs:
@@ -22,10 +20,7 @@ spec.loader.exec_module(accuracy)
 
 ISSUE_A = {"cause_ok": 0.9, "line_ok": 0.8, "fix_runs_clean": 0.9, "fix_matches_expert": 0.8}
 ISSUE_B = {"cause_ok": 0.85, "fix_runs_clean": 0.8}
-MINIMUM = {
-    ("fresh", "family_a"): ISSUE_A, ("holdout", "family_a"): ISSUE_A, ("holdout2", "family_a"): ISSUE_A,
-    ("holdout3", "family_a"): {"cause_ok": 0.9, "line_ok": 0.8, "fix_runs_clean": 0.8, "fix_matches_expert": 0.65},
-}
+MINIMUM = {(name, "family_a"): ISSUE_A for name in ("fresh", "holdout", "holdout2", "holdout3")}
 SETS = [(s, f) for s in ("fresh", "holdout", "holdout2", "holdout3") for f in ("family_a", "family_b", "clean")]
 
 

@@ -118,6 +118,16 @@ def detach_state(source: str, *, loop_line: int, line: int, names, as_tuple: boo
     if code is None:
         return None
     new = cst.parse_module(code + "\n").body[0]
+    outside = _caller_loop(tree, line, backward_line, names) if after else None
+    if outside is not None:  # a method run at every step of a rollout: cut once per backward, by the caller
+        loop, receiver = outside
+        code = code.replace("self.", receiver + ".")
+        names = tuple(receiver + n[len("self"):] for n in names)
+        body = list(loop.body.body)
+        if _detaches(body[0], names):
+            return None
+        body.insert(0, cst.parse_module(code + "\n").body[0])
+        return tree.replace(loop.body, loop.body.with_changes(body=body))
     if after:
         stmt = tree.statement(line, cst.SimpleStatementLine)
         where = tree.block(stmt)
@@ -139,3 +149,26 @@ def detach_state(source: str, *, loop_line: int, line: int, names, as_tuple: boo
         return None  # already detached at the top (our own line, or the user's)
     body.insert(at, new)
     return tree.replace(scope.body, scope.body.with_changes(body=body))
+
+
+def _caller_loop(tree, line: int, backward_line: int | None, names):
+    """(the loop holding the backward, the object's name) when the update is a method keeping
+    `self.<state>` that this loop calls inside an inner loop (`agent.act(obs)` at every step of
+    a rollout): detaching right after the update would cut the rollout into single steps, so the
+    cut goes at the top of the backward's loop, once per backward, through the object's name."""
+    stmt = tree.statement(line, cst.SimpleStatementLine)
+    bw = tree.statement(backward_line, cst.SimpleStatementLine) if backward_line else None
+    method = stmt and tree.enclosing(stmt, cst.FunctionDef)
+    loop = bw and tree.enclosing(bw, LOOP)
+    if method is None or loop is None or not isinstance(loop.body, cst.IndentedBlock) \
+            or not all(n.startswith("self.") for n in names):
+        return None
+    receivers = set()
+    for call in calls_in(loop):
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value == method.name.value and isinstance(func.value, cst.Name):
+            inner = tree.enclosing(call, LOOP)
+            if inner is loop or inner is None or not tree.inside(inner, loop):
+                return None  # called once per backward: right after the update is the same cut
+            receivers.add(func.value.value)
+    return (loop, receivers.pop()) if len(receivers) == 1 else None

@@ -3,7 +3,11 @@ put the gradients in `.grad`; the repeat could only fail (or, kept alive, double
 
 With `kept=<line>` the call at `line` goes and the one at `kept` stays, whichever runs first:
 the rule passes it when the repeat sits in a helper (`_apply(loss)`: backward then step) that
-the caller runs right after its own backward; the helper keeps doing its whole job."""
+the caller runs right after its own backward; the helper keeps doing its whole job.
+
+A repeat that runs after the kept backward (`later=True`, the default) loses the `zero_grad()`
+right before it too: it only made room for the repeat, and left alone it would wipe the
+gradients the kept backward stored before the step uses them (a grad-norm logging helper)."""
 from __future__ import annotations
 
 import libcst as cst
@@ -26,7 +30,7 @@ def _backward(tree, line: int):
     return stmt, call
 
 
-def remove_repeated_backward(source: str, *, line: int, kept: int | None = None) -> str | None:
+def remove_repeated_backward(source: str, *, line: int, kept: int | None = None, later: bool = True) -> str | None:
     tree = load(source)
     stmt, call = _backward(tree, line) if tree else (None, None)
     if call is None:
@@ -46,6 +50,14 @@ def remove_repeated_backward(source: str, *, line: int, kept: int | None = None)
         return None
     body = list(where[0].body)
     del body[where[1]]
+    if later and where[1] > 0 and _zero_grad(body[where[1] - 1]):
+        del body[where[1] - 1]
     if not body:
         body = [cst.SimpleStatementLine([cst.Pass()])]
     return with_body(tree, where[0], body)
+
+
+def _zero_grad(stmt) -> bool:
+    small = only_small(stmt, cst.Expr)
+    call = small.value if small is not None else None
+    return isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "zero_grad"

@@ -54,10 +54,31 @@ def _move_init(tree, init, loop) -> str | None:
 def _reset_after(tree, init, bw, name: str) -> str | None:
     block, index = tree.block(bw)
     body = list(block.body)
-    if any(mentions(s, name) for s in body[index + 1:]):
-        return None  # already reset (or read again) after the backward
+    if any(_assigns(s, name) for s in body[index + 1:]):
+        return None  # already reset (or rebound) after the backward
+    # statements that only read it (`log.append(total.item())`) keep the step's total: reset after them
     reset = init.with_changes(leading_lines=())
     return with_body(tree, block, [*body, reset])
+
+
+def _assigns(stmt, name: str) -> bool:
+    """Whether `stmt` (or anything nested in it) rebinds `name`."""
+    found = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_Assign(self, n):
+            found.extend(t for t in n.targets if key(t.target) == name)
+
+        def visit_AugAssign(self, n):
+            if key(n.target) == name:
+                found.append(n)
+
+        def visit_AnnAssign(self, n):
+            if key(n.target) == name:
+                found.append(n)
+
+    stmt.visit(_Find())
+    return bool(found)
 
 
 def reset_total(source: str, *, line: int, backward_line: int, name: str) -> str | None:

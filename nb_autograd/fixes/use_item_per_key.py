@@ -1,6 +1,10 @@
 """Running totals kept per key (`totals[k] = totals[k] + v` over `losses.items()`) are metrics
 like a single running total: each slot gets the float (`v.item()`), and the loss that is
-backpropagated is made from this step's own dict (`sum(losses.values())`), not the totals."""
+backpropagated is made from this step's own dict (`sum(losses.values())`), not the totals.
+
+When the loop computes each key's term itself (`for t, head in heads.items(): totals[t] =
+totals[t] + w[t] * crit(head(x), y[t])`), there is no step dict yet: one is made
+(`step_totals = {}` before the loop, `step_totals[t] = <term>` in it) and serves the same way."""
 from __future__ import annotations
 
 import libcst as cst
@@ -56,11 +60,19 @@ def use_item_per_key(source: str, *, line: int, backward_line: int) -> str | Non
     pair = loop and _items_loop(loop, slot[1])
     bw_small = only_small(bw, cst.Expr)
     call = backward_call(bw_small.value) if bw_small else None
-    if not pair or call is None or tree.block(loop) is None or tree.block(bw) is None:
+    if call is None or not loop or tree.block(loop) is None or tree.block(bw) is None:
         return None
-    totals, (losses, v) = slot[0], pair
+    totals = totals_of = slot[0]
     term = _term_of(small, totals, slot[1])
-    if not (isinstance(term[0], cst.Name) and term[0].value == v):
+    fresh = None  # the step dict this fix introduces, when the loop computes each term
+    if pair and isinstance(term[0], cst.Name) and term[0].value == pair[1]:
+        losses = pair[0]
+    elif term[0] is not None and not isinstance(term[0], cst.Name) and _binds(loop, slot[1]) \
+            and acc in getattr(loop.body, "body", ()) and not mentions(term[0], totals_of) \
+            and not (isinstance(term[0], cst.Call) and dotted(term[0].func) and dotted(term[0].func).endswith(".item")):
+        fresh = _fresh_name(source, f"step_{totals.split('.')[-1]}")
+        losses = fresh
+    else:
         return None
     block, index = tree.block(loop)
     body = list(block.body)
@@ -73,9 +85,38 @@ def use_item_per_key(source: str, *, line: int, backward_line: int) -> str | Non
             edits[stmt] = _renamed(stmt, totals, losses)
     if not edits:
         return None
-    item = cst.Call(func=cst.Attribute(value=term[0], attr=cst.Name("item")))
-    edits[small] = term[1](item)
+    if fresh is None:
+        item = cst.Call(func=cst.Attribute(value=term[0], attr=cst.Name("item")))
+        edits[small] = term[1](item)
+        return swap(tree.module, edits).code
+    slot_expr = cst.parse_expression(f"{fresh}[{slot[1]}]")
+    keep = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(slot_expr)], term[0])],
+                                   leading_lines=acc.leading_lines)
+    item = cst.Call(func=cst.Attribute(value=slot_expr, attr=cst.Name("item")))
+    new_acc = acc.with_changes(body=[term[1](item)], leading_lines=())
+    lines = list(loop.body.body)
+    at = lines.index(acc)
+    lines[at:at + 1] = [keep, new_acc]
+    new_loop = loop.with_changes(body=loop.body.with_changes(body=lines))
+    init = cst.parse_statement(f"{fresh} = {{}}\n").with_changes(leading_lines=loop.leading_lines)
+    edits[loop] = cst.FlattenSentinel([init, new_loop.with_changes(leading_lines=())])
     return swap(tree.module, edits).code
+
+
+def _binds(loop, k: str) -> bool:
+    """Whether `for` loop `loop` binds the plain name `k` (`for k in ...`, `for k, v in ...`)."""
+    target = loop.target if isinstance(loop, cst.For) else None
+    if isinstance(target, cst.Name):
+        return target.value == k
+    return isinstance(target, cst.Tuple) and any(isinstance(e.value, cst.Name) and e.value.value == k
+                                                 for e in target.elements)
+
+
+def _fresh_name(source: str, base: str) -> str:
+    name, n = base, 2
+    while name in source:
+        name, n = f"{base}_{n}", n + 1
+    return name
 
 
 def _assigns(stmt, receiver) -> bool:

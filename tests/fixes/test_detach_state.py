@@ -56,3 +56,13 @@ def test_tuple_state_that_starts_as_none_is_guarded():
     out = detach_state(src, loop_line=3, line=4, names=("state",), as_tuple=True, backward_line=5)
     assert "        if state is not None:\n            state = tuple(s.detach() for s in state)\n" in out
     assert detach_state(out, loop_line=3, line=6, names=("state",), as_tuple=True, backward_line=7) is None
+
+
+def test_a_method_called_each_rollout_step_is_cut_once_per_backward_by_the_caller():
+    src = ("class Agent:\n    def act(self, obs):\n        self.h, self.c = self.cell(obs, (self.h, self.c))\n"
+           "        return self.h\n\nfor update in range(3):\n    outs = []\n    for _ in range(8):\n"
+           "        outs.append(agent.act(obs))\n    loss = sum(outs).sum()\n    loss.backward()\n")
+    out = detach_state(src, loop_line=6, line=3, names=("self.h", "self.c"), backward_line=11)
+    assert "for update in range(3):\n    agent.h, agent.c = agent.h.detach(), agent.c.detach()\n" in out
+    assert "self.h.detach()" not in out
+    assert detach_state(out, loop_line=6, line=3, names=("self.h", "self.c"), backward_line=12) is None

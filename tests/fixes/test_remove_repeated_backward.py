@@ -22,3 +22,13 @@ def test_keeps_the_helpers_backward_and_drops_the_callers():
     assert once == "def apply(l):\n    l.backward()\n    opt.step()\napply(loss)\n"
     assert remove_repeated_backward(once, line=4, kept=2) is None
     assert remove_repeated_backward(src, line=4, kept=3) is None  # what stays must be a backward
+
+
+def test_a_repeat_in_a_helper_above_its_caller_goes_with_its_zero_grad():
+    from nb_autograd.fixes.remove_repeated_backward import remove_repeated_backward
+    src = ("def norm(loss):\n    model.zero_grad()\n    loss.backward()\n    return 1.0\n\n"
+           "def step(loss):\n    loss.backward()\n    if k:\n        norm(loss)\n    opt.step()\n")
+    out = remove_repeated_backward(src, line=3, kept=7)
+    assert "def norm(loss):\n    return 1.0\n" in out and "    loss.backward()\n    if k:" in out
+    # a repeat that runs first (later=False) keeps the zero_grad before it
+    assert "zero_grad" in remove_repeated_backward(src, line=3, kept=7, later=False)

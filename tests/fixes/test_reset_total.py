@@ -21,3 +21,12 @@ def test_resets_after_a_backward_taken_every_k_steps():
 def test_leaves_a_per_step_backward_alone():
     src = "total = 0\nfor i in range(3):\n    total = total + f(i)\n    total.backward()\n"
     assert reset_total(src, line=3, backward_line=4, name="total") is None
+
+
+def test_reset_goes_after_statements_that_only_read_the_total():
+    from nb_autograd.fixes.reset_total import reset_total
+    src = ("total = 0.0\nlog = []\nfor i in range(4):\n    total = total + f(i)\n    if i % 2:\n"
+           "        total.backward()\n        opt.step()\n        log.append(total.item())\n")
+    out = reset_total(src, line=4, backward_line=6, name="total")
+    assert out.endswith("        log.append(total.item())\n        total = 0.0\n")
+    assert reset_total(out, line=4, backward_line=6, name="total") is None

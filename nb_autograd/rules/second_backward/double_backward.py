@@ -183,6 +183,11 @@ def _helper_repeats(ev: Evidence, first: int, line: int) -> bool:
     calls = [c for c in ev.code.calls if first < c.line <= end and (c.func == helper.name or c.func.endswith("." + helper.name))]
     if not calls:
         return False
+    def indent(at):
+        text = ev.code.lines[at - 1] if 0 < at <= len(ev.code.lines) else ""
+        return len(text) - len(text.lstrip())
+    if indent(calls[0].line) > indent(first):
+        return False  # called only sometimes (`if step % k == 0: log(grad_norm(loss))`): the caller's backward must stay
     between = [c for c in ev.code.calls if first < c.line < calls[0].line]
     return not any(c.func.endswith((".step", "zero_grad")) for c in between) and \
         not any(n.endswith(".grad") for n, r in ev.code.reads if first < r < calls[0].line)
@@ -208,6 +213,8 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
         plans.append(plan("read_stored_grads", line=hit.line))
     elif hit.line:
         if first and _helper_repeats(ev, first, hit.line):
-            plans.append(plan("remove_repeated_backward", line=first, kept=hit.line))
-        plans.append(plan("remove_repeated_backward", line=hit.line))
+            plans.append(plan("remove_repeated_backward", line=first, kept=hit.line, later=False))
+        # a helper defined above its caller repeats a backward that ran first at run time
+        kept = {"kept": first} if first and first > hit.line else {}
+        plans.append(plan("remove_repeated_backward", line=hit.line, **kept))
     return build(ev.capture.source, lang, plans)

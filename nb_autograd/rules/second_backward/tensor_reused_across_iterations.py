@@ -3,197 +3,13 @@ variable such as prev_output, an EMA or a memory bank) feeds this iteration's lo
 from __future__ import annotations
 
 from ...evidence import Evidence
-from ..base import Example, Hit
+from ..base import Hit
 from .accumulated_loss_backward_in_loop import match as accumulated
 from .recurrent_state_not_detached import recurrent_states
+from .tensor_reused_across_iterations_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "tensor_reused_across_iterations"
 SYMPTOM = "second_backward"
-
-BAD = (
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-a = torch.tensor([1.0, 2.0, 3.0])
-t = torch.tensor([1.0])
-fc1 = torch.nn.Linear(3, 5)
-fc2 = torch.nn.Linear(5, 1)
-loss_func = torch.nn.MSELoss()
-sgd = torch.optim.SGD(list(fc1.parameters()) + list(fc2.parameters()), lr=0.01)
-temp = []
-for i in range(10):
-    h = fc1(a)
-    out = fc2(h)
-    temp.append(h)
-    if i != 0:
-        out = out + temp[0].mean()
-    loss = loss_func(out, t)
-    sgd.zero_grad()
-    loss.backward()
-    sgd.step()
-""", line=13, fixed="""\
-import torch
-torch.manual_seed(0)
-a = torch.tensor([1.0, 2.0, 3.0])
-t = torch.tensor([1.0])
-fc1 = torch.nn.Linear(3, 5)
-fc2 = torch.nn.Linear(5, 1)
-loss_func = torch.nn.MSELoss()
-sgd = torch.optim.SGD(list(fc1.parameters()) + list(fc2.parameters()), lr=0.01)
-temp = []
-for i in range(10):
-    h = fc1(a)
-    out = fc2(h)
-    temp.append(h.detach())
-    if i != 0:
-        out = out + temp[0].mean()
-    loss = loss_func(out, t)
-    sgd.zero_grad()
-    loss.backward()
-    sgd.step()
-"""),
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-net = torch.nn.Linear(3, 3)
-prev_output = torch.zeros(3)
-for step in range(3):
-    output = net(torch.randn(3))
-    loss = (output - prev_output).pow(2).sum()
-    loss.backward()
-    prev_output = output
-""", line=9, fixed="""\
-import torch
-torch.manual_seed(0)
-net = torch.nn.Linear(3, 3)
-prev_output = torch.zeros(3)
-for step in range(3):
-    output = net(torch.randn(3))
-    loss = (output - prev_output).pow(2).sum()
-    loss.backward()
-    prev_output = output.detach()
-"""),
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-encoder = torch.nn.Linear(4, 4)
-ema = torch.zeros(4)
-for step in range(3):
-    feat = encoder(torch.randn(4))
-    ema = 0.9 * ema + 0.1 * feat
-    loss = (feat - ema).pow(2).sum()
-    loss.backward()
-""", line=7, fixed="""\
-import torch
-torch.manual_seed(0)
-encoder = torch.nn.Linear(4, 4)
-ema = torch.zeros(4)
-for step in range(3):
-    feat = encoder(torch.randn(4))
-    ema = 0.9 * ema.detach() + 0.1 * feat
-    loss = (feat - ema).pow(2).sum()
-    loss.backward()
-"""),
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-enc = torch.nn.Linear(2, 3)
-opt = torch.optim.SGD(enc.parameters(), lr=0.1)
-feats = {k: torch.randn(1, 2) for k in "abc"}
-cache = {}
-for u, v in [("a", "b"), ("b", "c"), ("c", "a")]:
-    for k in (u, v):
-        if k not in cache:
-            cache[k] = enc(feats[k])
-    loss = (cache[u] * cache[v]).sum()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-""", line=10, fixed="""\
-import torch
-torch.manual_seed(0)
-enc = torch.nn.Linear(2, 3)
-opt = torch.optim.SGD(enc.parameters(), lr=0.1)
-feats = {k: torch.randn(1, 2) for k in "abc"}
-cache = {}
-for u, v in [("a", "b"), ("b", "c"), ("c", "a")]:
-    for k in (u, v):
-        cache[k] = enc(feats[k])
-    loss = (cache[u] * cache[v]).sum()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-"""),
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-enc = torch.nn.Linear(2, 2)
-bank = torch.zeros(4, 2)
-for step in range(3):
-    key = enc(torch.randn(1, 2))
-    loss = (key @ bank.t()).sum() + key.pow(2).sum()
-    bank = torch.cat([key, bank])[:4]
-    loss.backward()
-""", line=8, fixed="""\
-import torch
-torch.manual_seed(0)
-enc = torch.nn.Linear(2, 2)
-bank = torch.zeros(4, 2)
-for step in range(3):
-    key = enc(torch.randn(1, 2))
-    loss = (key @ bank.t()).sum() + key.pow(2).sum()
-    bank = torch.cat([key, bank])[:4].detach()
-    loss.backward()
-"""),
-    Example(code="""\
-import torch
-net = torch.nn.Linear(2, 2)
-opt = torch.optim.SGD(net.parameters(), lr=0.1)
-log_probs = []
-for episode in range(3):
-    for t in range(2):
-        log_probs.append(net(torch.randn(2)).log_softmax(-1)[0])
-    loss = -torch.stack(log_probs).sum()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-""", line=7, fixed="""\
-import torch
-net = torch.nn.Linear(2, 2)
-opt = torch.optim.SGD(net.parameters(), lr=0.1)
-log_probs = []
-for episode in range(3):
-    for t in range(2):
-        log_probs.append(net(torch.randn(2)).log_softmax(-1)[0])
-    loss = -torch.stack(log_probs).sum()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-    del log_probs[:]
-"""),
-)
-
-GOOD = (
-    Example(code="""\
-import torch
-net = torch.nn.Linear(3, 3)
-prev_output = torch.zeros(3)
-for step in range(3):
-    output = net(torch.randn(3))
-    loss = (output - prev_output).pow(2).sum()
-    loss.backward()
-    prev_output = output.detach()
-"""),
-    Example(code="""\
-import torch
-net = torch.nn.Linear(3, 1)
-history = []
-for step in range(3):
-    loss = net(torch.randn(3)).pow(2).sum()
-    loss.backward()
-    history.append(loss.item())
-"""),
-)
 
 
 def _container_sources(ev: Evidence) -> list[tuple[str, int]]:
@@ -204,6 +20,22 @@ def _container_sources(ev: Evidence) -> list[tuple[str, int]]:
             continue
         out.append((store.container, store.line))
     return out
+
+
+def replayed_from_earlier_pass(ev: Evidence) -> list[tuple[str, int]]:
+    """Containers filled, graph attached, AFTER the failing backward in the same function or loop
+    body (`self.fake_pool.append(fake)` at the end of train_step) and reaching the freed graph
+    when it failed: the stale tensor was replayed from an earlier pass. Another backward of the
+    earlier pass freed it, so the freeing call looks like a same-pass one, but it is reuse."""
+    if ev.line is None or not ev.has_runtime_staleness:
+        return []
+    body = [(a, b) for a, b, _ in ev.scopes if a <= ev.line <= b]
+    if not body:
+        return []
+    start, end = max(body)  # the innermost scope holding the failing backward
+    return [(s.container, s.line) for s in ev.code.stores
+            if not s.detached and ev.line < s.line <= end and s.method in ("append", "extend", "insert")
+            and ev.reaches_stale(s.container)]
 
 
 def _restored_before_backward(ev: Evidence, name: str, line: int) -> bool:
@@ -232,7 +64,8 @@ def _carried_sources(ev: Evidence, skip: set[str]) -> list[tuple[str, int]]:
 
 
 def match(ev: Evidence) -> Hit | None:
-    if ev.same_root_call or ev.freed_in_same_pass or not ev.scopes or accumulated(ev):
+    replayed = replayed_from_earlier_pass(ev)
+    if ev.same_root_call or (ev.freed_in_same_pass and not replayed) or not ev.scopes or accumulated(ev):
         return None
     recurrent = {name for name, _, _ in recurrent_states(ev)}
     loop_vars = {n for l in ev.code.loops for a in ev.code.assigns if a.line == l.line for n in a.targets}
