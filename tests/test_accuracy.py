@@ -1,6 +1,6 @@
 """Accuracy on cases written blind, by people who had not read the rules. Each batch was
-scored once untouched (the README gives those first scores) and then used to improve the
-code; here every batch must keep meeting the issues' targets.
+scored once untouched (the README gives those first scores); all but the last (holdout4)
+were then used to improve the code. Here every batch must keep meeting the issues' targets.
 
 Targets: family A: cause 9 in 10, line 8 in 10, first fix runs clean 9 in 10 and trains like
 the expert's fix 8 in 10; family B: cause 85 %, first fix runs clean 80 %; correct programs:
@@ -20,8 +20,9 @@ spec.loader.exec_module(accuracy)
 
 ISSUE_A = {"cause_ok": 0.9, "line_ok": 0.8, "fix_runs_clean": 0.9, "fix_matches_expert": 0.8}
 ISSUE_B = {"cause_ok": 0.85, "fix_runs_clean": 0.8}
-MINIMUM = {(name, "family_a"): ISSUE_A for name in ("fresh", "holdout", "holdout2", "holdout3")}
-SETS = [(s, f) for s in ("fresh", "holdout", "holdout2", "holdout3") for f in ("family_a", "family_b", "clean")]
+BATCHES = ("fresh", "holdout", "holdout2", "holdout3", "holdout4")
+MINIMUM = {(name, "family_a"): ISSUE_A for name in BATCHES}
+SETS = [(s, f) for s in BATCHES for f in ("family_a", "family_b", "clean") if (ROOT / "tests" / s / f).is_dir()]
 
 
 @pytest.mark.parametrize("name,family", SETS, ids=[f"{s}-{f}" for s, f in SETS])

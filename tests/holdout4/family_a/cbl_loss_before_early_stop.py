@@ -1,0 +1,27 @@
+# cause: computed_before_loop
+# line: 15
+# why: The full-batch loss itself is computed once before the while loop and backpropagated at every iteration.
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+X = torch.linspace(-2, 2, 64).unsqueeze(1)
+Y = torch.sin(2 * X) + 0.05 * torch.randn_like(X)
+model = nn.Sequential(nn.Linear(1, 32), nn.Tanh(), nn.Linear(32, 1))
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.99)
+weight_decay = 1e-3
+loss = F.mse_loss(model(X), Y) + weight_decay * sum(p.pow(2).sum() for p in model.parameters())
+best, patience, it = float("inf"), 0, 0
+while it < 200 and patience < 10:
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    sched.step()
+    if loss.item() < best - 1e-4:
+        best, patience = loss.item(), 0
+    else:
+        patience += 1
+    it += 1
+print("stopped at", it, "best", best)
