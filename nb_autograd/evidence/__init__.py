@@ -132,12 +132,27 @@ class Evidence:
         return bool(self.freeing_calls) and all(c.kind == "grad" for c in self.freeing_calls)
 
     @cached_property
+    def replayed_stores(self) -> tuple[tuple[str, int], ...]:
+        """(container, line) of graph-attached tensors appended AFTER the failing backward in
+        the same function or loop body (`self.fake_pool.append(fake)` at the end of a step) that
+        reach the freed graph: the stale tensor was replayed from an earlier pass."""
+        if self.line is None or not self.has_runtime_staleness:
+            return ()
+        body = [(a, b) for a, b, _ in self.scopes if a <= self.line <= b]
+        if not body:
+            return ()
+        end = max(body)[1]  # the innermost scope holding the failing backward
+        return tuple((s.container, s.line) for s in self.code.stores
+                     if not s.detached and self.line < s.line <= end and s.method in ("append", "extend", "insert")
+                     and self.reaches_stale(s.container))
+
+    @cached_property
     def freed_in_same_pass(self) -> bool:
         """Two backward calls in one pass, not one call across iterations: the losses were both
         built before the freeing backward ran (`for l in losses: l.backward()`), or the freeing
         backward is another line that ran after this one's previous run (a GAN's D step)."""
         call = self.failing_call
-        if call is None or not self.freeing_calls:
+        if call is None or not self.freeing_calls or self.replayed_stores:
             return False
         if self.failure.root_ids and max(self.failure.root_ids) < min(c.next_id for c in self.freeing_calls):
             return True

@@ -147,8 +147,8 @@ def match(ev: Evidence) -> Hit | None:
         return Hit(CAUSE, line, 0.9, facts=(("name", name), ("line", str(line)), ("loop_line", str(ev.loop.line)),
                                             ("backward_line", str(ev.line))),
                    related=(("loop", ev.loop.line), ("backward", ev.line)), variant="loss")
-    if ev.same_root_call or ev.freed_in_same_pass or ev.backward_site is None:
-        return None
+    if ev.same_root_call or ev.freed_in_same_pass or ev.backward_site is None or ev.replayed_stores:
+        return None  # a stale tensor replayed from a store is not one computed before the loop
     candidates = before_loop_names(ev)
     receiver = ev.backward_site.names
     candidates = [(n, l) for n, l in candidates if n not in receiver]

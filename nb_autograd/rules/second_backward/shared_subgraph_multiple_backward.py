@@ -64,8 +64,7 @@ def _losses_of_one_update_in_loop(ev: Evidence) -> tuple[str, int] | None:
 
 def match(ev: Evidence) -> Hit | None:
     site = ev.backward_site
-    from .tensor_reused_across_iterations import replayed_from_earlier_pass
-    if site is None or ev.same_root_call or ev.freed_by_grad_only or replayed_from_earlier_pass(ev):
+    if site is None or ev.same_root_call or ev.freed_by_grad_only or ev.replayed_stores:
         return None  # a replayed stale tensor (a GAN's history pool) is reuse, not a shared subgraph
     one_update = _losses_of_one_update_in_loop(ev)
     if one_update:

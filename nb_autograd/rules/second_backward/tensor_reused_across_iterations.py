@@ -22,22 +22,6 @@ def _container_sources(ev: Evidence) -> list[tuple[str, int]]:
     return out
 
 
-def replayed_from_earlier_pass(ev: Evidence) -> list[tuple[str, int]]:
-    """Containers filled, graph attached, AFTER the failing backward in the same function or loop
-    body (`self.fake_pool.append(fake)` at the end of train_step) and reaching the freed graph
-    when it failed: the stale tensor was replayed from an earlier pass. Another backward of the
-    earlier pass freed it, so the freeing call looks like a same-pass one, but it is reuse."""
-    if ev.line is None or not ev.has_runtime_staleness:
-        return []
-    body = [(a, b) for a, b, _ in ev.scopes if a <= ev.line <= b]
-    if not body:
-        return []
-    start, end = max(body)  # the innermost scope holding the failing backward
-    return [(s.container, s.line) for s in ev.code.stores
-            if not s.detached and ev.line < s.line <= end and s.method in ("append", "extend", "insert")
-            and ev.reaches_stale(s.container)]
-
-
 def _restored_before_backward(ev: Evidence, name: str, line: int) -> bool:
     """The carried tensor was already replaced by this iteration's value before the backward
     ran (stored inside a forward/__call__, or above the backward), so what the name holds now
@@ -64,8 +48,7 @@ def _carried_sources(ev: Evidence, skip: set[str]) -> list[tuple[str, int]]:
 
 
 def match(ev: Evidence) -> Hit | None:
-    replayed = replayed_from_earlier_pass(ev)
-    if ev.same_root_call or (ev.freed_in_same_pass and not replayed) or not ev.scopes or accumulated(ev):
+    if ev.same_root_call or ev.freed_in_same_pass or not ev.scopes or accumulated(ev):
         return None
     recurrent = {name for name, _, _ in recurrent_states(ev)}
     loop_vars = {n for l in ev.code.loops for a in ev.code.assigns if a.line == l.line for n in a.targets}
