@@ -38,10 +38,6 @@ class GraphNode:
             return "freed"
         return "live" if states == {"live"} else "unknown"
 
-    @property
-    def saved_bytes(self) -> int:
-        return sum(b.nbytes for b in self.saved if b.state == "live")
-
 
 @dataclass(frozen=True)
 class GraphSnapshot:
@@ -96,7 +92,6 @@ class Failure:
     graph: GraphSnapshot | None = None
     freed_by: tuple[tuple[int, int], ...] = ()  # (stale node id, BackwardCall index)
     holders: tuple[Holder, ...] = ()
-    detail: tuple[tuple[str, str], ...] = ()    # extra facts for other error families
 
     @property
     def line(self) -> int | None:

@@ -187,14 +187,6 @@ class Evidence:
     def has_runtime_staleness(self) -> bool:
         return bool(self.failure and self.failure.freed_by)
 
-    def stale_lines(self) -> tuple[int, ...]:
-        """Cell lines that created the stale nodes (only known under the watcher)."""
-        graph = self.failure.graph if self.failure else None
-        if graph is None:
-            return ()
-        stale = set(graph.stale)
-        return tuple(sorted({n.line for n in graph.nodes if n.id in stale and n.line}))
-
 
 def build(capture: Capture) -> Evidence:
     failure = capture.failure
