@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 __version__ = "0.1.0"
-__all__ = ["diagnose", "watch", "load_ipython_extension", "unload_ipython_extension", "__version__"]
+__all__ = ["diagnose", "watch", "last_report", "load_ipython_extension", "unload_ipython_extension", "__version__"]
 
 
 def diagnose(source: str, *, lang: str = "en", watch: bool = True):
@@ -21,6 +21,15 @@ def watch(*args, **kwargs):
     from .capture.watch import watch as _watch
 
     return _watch(*args, **kwargs)
+
+
+def last_report():
+    """The latest Report of this kernel (an error explained or a %%gradwatch finding), or None."""
+    import sys
+
+    layer = sys.modules.get(f"{__name__}.ipython")
+    active = getattr(layer, "_active", None)
+    return active.last_report if active is not None else None
 
 
 def load_ipython_extension(shell) -> None:

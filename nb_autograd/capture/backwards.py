@@ -19,6 +19,7 @@ import torch.autograd.graph as _graph
 
 _next_id = torch._C._autograd._get_sequence_nr  # nodes made later get higher ids
 
+from . import touch
 from .graph import node_id
 from .records import BackwardCall
 
@@ -48,9 +49,10 @@ def user_stack(frame) -> tuple[tuple[str, int], ...]:
 
 
 def root_nodes(t_outputs) -> list:
+    """The graph roots of a backward call, counted by `touch` (none once its budget is spent)."""
     nodes = []
     for t in t_outputs if isinstance(t_outputs, (list, tuple)) else [t_outputs]:
-        node = getattr(t, "grad_fn", None) if isinstance(t, torch.Tensor) else getattr(t, "node", None)
+        node = touch.node_of(t) if isinstance(t, torch.Tensor) else getattr(t, "node", None)
         if node is not None:
             nodes.append(node)
     return nodes

@@ -7,12 +7,13 @@ from collections.abc import Callable
 
 import torch
 
+from . import touch
 from .backwards import BackwardRecorder, root_nodes
 from .graph import ids_below, node_id, snapshot, walk
 from .records import Failure, Holder
 
 MAX_ITEMS = 64
-REACH_LIMIT = 20_000
+REACH_LIMIT = 2_000
 _NOT_OBJECTS = (types.ModuleType, type, types.FunctionType, types.MethodType, types.BuiltinFunctionType)
 
 
@@ -29,13 +30,14 @@ def _failing_roots(tb) -> list:
     return []
 
 
-def _stale_nodes(failing: set[int], recorder: BackwardRecorder, failing_index: int | None) -> dict[int, int]:
+def _stale_nodes(failing: set[int], recorder: BackwardRecorder, failing_index: int | None,
+                 budget: int) -> dict[int, int]:
     """Nodes of the failing graph that an earlier, graph-freeing call already ran through."""
     freed_by: dict[int, int] = {}
     for index, roots in recorder.held_roots():
         if failing_index is not None and index >= failing_index:
             continue
-        for nid in ids_below(roots) & failing:
+        for nid in ids_below(roots, budget) & failing:
             if nid >= 0:
                 freed_by.setdefault(nid, index)
     return freed_by
@@ -72,8 +74,8 @@ def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tu
             if name not in idents or name.startswith("_"):
                 continue
             for path, tensor in _tensor_values(name, value, idents):
-                node = tensor.grad_fn
-                if node is None or path in found:
+                node = touch.node_of(tensor) if path not in found else None
+                if node is None:
                     continue
                 nid = node_id(node)
                 is_stale = nid in stale
@@ -98,11 +100,13 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
     base = dict(error_type=type(exc).__name__, message=str(exc)[:2000], stack_lines=stack_lines)
     if not roots:
         return Failure(**base)
-    failing = ids_below(roots)
-    freed_by = _stale_nodes(failing, recorder, recorder.failing_index)
+    # half of the room at most, so graphs still alive from earlier readings leave room for later ones
+    budget = max(1, touch.room() // 4)
+    failing = ids_below(roots, budget)
+    freed_by = _stale_nodes(failing, recorder, recorder.failing_index, budget)
     stale = set(freed_by)
     idents = set(re.findall(r"[A-Za-z_]\w*", source))
     holders = _holders(reversed(cell_frames), idents, failing, stale)
-    graph = snapshot(roots, stale=stale, freed_by=freed_by, origin=origin)
+    graph = snapshot(roots, stale=stale, freed_by=freed_by, origin=origin, limit=budget)
     return Failure(**base, root_ids=tuple(node_id(r) for r in roots), graph=graph,
                    freed_by=tuple(sorted(freed_by.items())), holders=holders)

@@ -1,12 +1,17 @@
-"""Snapshot of an autograd graph: node types, edges, saved buffers live or freed."""
+"""Snapshot of an autograd graph: node types, edges, saved buffers live or freed.
+
+Every node is obtained through `touch`, so a reading never touches more nodes than torch can
+later free safely; what is left unread is counted in the snapshot, not walked."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 
+from . import touch
 from .records import GraphNode, GraphSnapshot, SavedBuffer
 
 NO_SEQ = 2**64 - 1
-MAX_NODES = 50_000
+MAX_NODES = 20_000
 _saved_names: dict[type, tuple[str, ...]] = {}
 
 
@@ -16,17 +21,27 @@ def node_id(node) -> int:
     return -id(node) if seq == NO_SEQ else seq
 
 
-def walk(roots: Iterable, limit: int = MAX_NODES) -> Iterable:
-    """Yield each node below `roots` once (iterative, so deep graphs do not recurse)."""
+def walk_with_children(roots: Iterable, limit: int = MAX_NODES) -> Iterator[tuple[object, list | None]]:
+    """(node, children) for each node below `roots` once, nearest first; children is None
+    for a node left unread (the walk reached `limit` or the touch budget)."""
     seen: set[int] = set()
-    stack = [r for r in roots if r is not None]
-    while stack and len(seen) < limit:
-        node = stack.pop()
+    queue = deque(r for r in roots if r is not None)
+    for r in queue:
+        touch.mark(r)
+    while queue:
+        node = queue.popleft()
         if id(node) in seen:
             continue
         seen.add(id(node))
+        kids = touch.children(node) if len(seen) <= limit else None
+        yield node, kids
+        queue.extend(k for k in kids or () if id(k) not in seen)
+
+
+def walk(roots: Iterable, limit: int = MAX_NODES) -> Iterator:
+    """Each node reached below `roots`, nearest first (bounded; see walk_with_children)."""
+    for node, _ in walk_with_children(roots, limit):
         yield node
-        stack.extend(n for n, _ in node.next_functions if n is not None)
 
 
 def ids_below(roots: Iterable, limit: int = MAX_NODES) -> set[int]:
@@ -80,9 +95,11 @@ def snapshot(roots: Iterable, stale: set[int] = frozenset(), freed_by: dict[int,
     """Read the graph below `roots`; `origin(id)` gives (line, iteration) when recorded."""
     nodes, edges, roots = [], [], [r for r in roots if r is not None]
     freed_by = freed_by or {}
-    count = 0
-    for node in walk(roots, limit):
-        count += 1
+    unread = 0
+    for node, kids in walk_with_children(roots, limit):
+        if kids is None:  # reached, not read: counted, not shown
+            unread += 1
+            continue
         nid = node_id(node)
         variable = getattr(node, "variable", None)
         line, iteration = origin(nid) if origin else (None, None)
@@ -91,9 +108,10 @@ def snapshot(roots: Iterable, stale: set[int] = frozenset(), freed_by: dict[int,
             is_leaf=variable is not None,
             leaf_shape=tuple(variable.shape) if variable is not None else (),
             line=line, iteration=iteration, freed_by=freed_by.get(nid)))
-        edges.extend((nid, node_id(child)) for child, _ in node.next_functions if child is not None)
+        edges.extend((nid, node_id(child)) for child in kids)
     by_id = {n.id: n for n in nodes}
+    edges = [e for e in edges if e[1] in by_id]
     failed = tuple(i for i in stale if i in by_id and by_id[i].state == "freed")
     return GraphSnapshot(tuple(nodes), tuple(edges), tuple(node_id(r) for r in roots),
-                         truncated=count >= limit, stale=tuple(sorted(i for i in stale if i in by_id)),
-                         failed_at=tuple(sorted(failed)))
+                         truncated=unread > 0, stale=tuple(sorted(i for i in stale if i in by_id)),
+                         failed_at=tuple(sorted(failed)), unread=unread)

@@ -46,9 +46,10 @@ class GraphSnapshot:
     nodes: tuple[GraphNode, ...]
     edges: tuple[tuple[int, int], ...]
     roots: tuple[int, ...]
-    truncated: bool = False
+    truncated: bool = False          # the graph goes on below what was read
     stale: tuple[int, ...] = ()      # nodes an earlier backward had already run through
     failed_at: tuple[int, ...] = ()  # stale nodes whose saved buffers were freed
+    unread: int = 0                  # nodes reached but not read (the reading budget ran out)
 
     def node(self, node_id: int) -> GraphNode | None:
         return next((n for n in self.nodes if n.id == node_id), None)

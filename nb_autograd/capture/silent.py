@@ -7,18 +7,19 @@ import linecache
 import re
 import sys
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 import torch.optim.optimizer as _optim
 
+from . import touch
 from .backwards import RECORDER
 from .failure import _tensor_values
-from .graph import NO_SEQ, saved_buffers, walk
+from .graph import NO_SEQ, saved_buffers, walk, walk_with_children
 
 GROWTH_CALLS = 3      # a site's graph must reach further back on this many calls in a row
 SPAN = 3              # a holder must keep nodes of this many iterations of one line
-WALK_LIMIT = 20_000
+WALK_LIMIT = 2_000    # nodes read per graph: enough to see earlier iterations' nodes pile up
 _next_seq = torch._C._autograd._get_sequence_nr
 
 
@@ -32,6 +33,7 @@ class TimelineEvent:
     nodes: int = 0                 # graph nodes reachable from the roots
     old_nodes: int = 0             # ... made before the previous call from the same lines
     live_bytes: int = 0            # live saved bytes in it (re-read when the size changes)
+    truncated: bool = False        # the graph went on below what was read
 
 
 @dataclass(frozen=True)
@@ -76,16 +78,17 @@ def live_bytes(nodes) -> int:
     return sum(b.nbytes for node in nodes for b in saved_buffers(node) if b.state == "live")
 
 
-def measure(roots, since: int) -> tuple[list, int, int, int]:
-    """(nodes, how many made at or before `since`, lowest, highest sequence number)."""
-    nodes, old, low, high = [], 0, NO_SEQ, -1
-    for node in walk(roots, WALK_LIMIT):
+def measure(roots, since: int) -> tuple[list, int, int, int, bool]:
+    """(nodes, how many made at or before `since`, lowest, highest sequence number, truncated)."""
+    nodes, old, low, high, truncated = [], 0, NO_SEQ, -1, False
+    for node, kids in walk_with_children(roots, WALK_LIMIT):
+        truncated |= kids is None
         nodes.append(node)
         seq = node._sequence_nr()
         if seq != NO_SEQ:
             old += seq <= since
             low, high = min(low, seq), max(high, seq)
-    return nodes, old, low, high
+    return nodes, old, low, high, truncated
 
 
 STEADY = 8  # after this many same-sized backward calls from a line, walk one call in STEADY
@@ -95,6 +98,13 @@ def _steady(site: list) -> bool:
     """The last STEADY measured calls from this line reached no older node and kept one size."""
     last = site[-STEADY:]
     return len(last) == STEADY and all(e.old_nodes == 0 for e in last) and len({e.nodes for e in last}) == 1
+
+
+def _saturated(site: list) -> bool:
+    """The last calls' graphs were larger than a reading and reached no more old nodes: read
+    again only on calls 2^k, so a long rollout of backward calls costs no walk per call."""
+    last = site[-2:]
+    return len(last) == 2 and all(e.truncated for e in last) and last[0].old_nodes == last[1].old_nodes
 
 
 class Timeline:
@@ -118,16 +128,18 @@ class Timeline:
         since, self._site_seq[key] = self._site_seq.get(key, -1), _next_seq() - 1
         site = self._sites.setdefault(key, [])
         kind = RECORDER._calls[index][3] if index < len(RECORDER._calls) else "backward"
-        if _steady(site) and len(site) % STEADY:
-            # a healthy loop: the graph is what was made since this line's last backward
+        n = len(site)
+        if (_steady(site) and n % STEADY) or (_saturated(site) and n & (n - 1)):
+            # a healthy loop (or a graph too large to read each time): what was made since this
+            # line's last backward, sized as last time
             ids = [i for i in (RECORDER._calls[index][5] if index < len(RECORDER._calls) else ()) if i >= 0]
             low, high = since + 1, max(ids, default=since + 1)
-            event = TimelineEvent(kind, key[-1] if key else None, index, site[-1].nodes, 0, site[-1].live_bytes)
+            event = replace(site[-1], kind=kind, index=index)
         else:
-            nodes, old, low, high = measure(roots, since)
+            nodes, old, low, high, truncated = measure(roots, since)
             same = site and (site[-1].nodes, site[-1].old_nodes) == (len(nodes), old)
             size = site[-1].live_bytes if same else live_bytes(nodes)  # re-read when the size changes
-            event = TimelineEvent(kind, key[-1] if key else None, index, len(nodes), old, size)
+            event = TimelineEvent(kind, key[-1] if key else None, index, len(nodes), old, size, truncated)
         nodes = roots = None
         self.events.append(event)
         site.append(event)
@@ -255,8 +267,9 @@ def scan_holders(namespace: dict, idents: set[str], origin, ranges) -> list[Kept
     for name, value in list(namespace.items()):
         if name in idents and not name.startswith("_"):
             for path, tensor in _tensor_values(name, value, idents):
-                if tensor.grad_fn is not None:
-                    groups.setdefault(path.split("[")[0], []).append(tensor.grad_fn)
+                node = touch.node_of(tensor)
+                if node is not None:
+                    groups.setdefault(path.split("[")[0], []).append(node)
     out = []
     for path, roots in groups.items():
         ids = {r._sequence_nr() for r in roots}

@@ -51,6 +51,7 @@ class GraphView:
         nodes = sum(1 for k in visible if not isinstance(k, str))
         return {"svg": svg, "error": error, "items": {dom_id(k): self.item(k, lang) for k in visible},
                 "shown": nodes, "total": len(self.tree.nodes), "blocks": len(visible) - nodes,
+                "partial": bool(self.tree.graph.truncated),
                 "focus": dom_id(self.focus) if self.focus is not None else None, "rev": self.rev, "notice": ""}
 
     def refused(self, drawn: dict, lang: str) -> dict:

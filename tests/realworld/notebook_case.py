@@ -1,6 +1,6 @@
 """A notebook case: a folder holding `notebook.py` (cells split by `# %%` lines, a header of
 `# key: value` lines before the first cell), any modules it imports, and `expert/` with the
-files as the expert's fix leaves them. Cells run in a real kernel, each sent with its cell id
+files as the expert's fix leaves them. Cells run in a real kernel (nb_autograd.kernel), each sent with its cell id
 (`cell-<index>`), in the header's `order`.
 
 Header keys: source, scenario, cause (not for clean), root (`cell K line N` with K the 0-based
@@ -8,14 +8,13 @@ cell index and N the line in that cell, or `file NAME line N`), order (cell inde
 e.g. `0 1 2 2`; default each cell once), expert (the fix in words)."""
 from __future__ import annotations
 
-import os
-import queue
 import re
 import shutil
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from nb_autograd.kernel import Kernel
 
 HEADER = re.compile(r"^# (source|scenario|cause|root|order|expert): *(.+)$", re.M)
 CELL = re.compile(r"^# %%.*$", re.M)
@@ -67,50 +66,6 @@ def workdir(case: NotebookCase, expert: bool = False) -> Path:
     return d
 
 
-class Kernel:
-    """A fresh python3 kernel whose working directory is `cwd`; `run(code, cell_id)` sends one
-    execute_request with the cell id in its metadata, as JupyterLab does."""
-
-    def __init__(self, cwd: Path, env: dict | None = None):
-        from jupyter_client.manager import start_new_kernel
-
-        self.km, self.kc = start_new_kernel(kernel_name="python3", cwd=str(cwd), env={**os.environ, **(env or {})})
-
-    def run(self, code: str, cell_id: str | None = None, timeout: float = 300) -> dict:
-        content = dict(code=code, silent=False, store_history=True, user_expressions={}, allow_stdin=False,
-                       stop_on_error=True)
-        msg = self.kc.session.msg("execute_request", content, metadata={"cellId": cell_id} if cell_id else {})
-        self.kc.shell_channel.send(msg)
-        msg_id, out = msg["header"]["msg_id"], {"stdout": "", "stderr": "", "error": None, "displays": []}
-        deadline = time.time() + timeout
-        while True:
-            try:
-                m = self.kc.get_iopub_msg(timeout=max(1, deadline - time.time()))
-            except queue.Empty:
-                if not self.km.is_alive():
-                    out["error"] = ("KernelDied", "the kernel died")
-                    return out
-                raise TimeoutError(f"cell {cell_id} did not finish in {timeout} s")
-            if m["parent_header"].get("msg_id") != msg_id:
-                continue
-            kind, c = m["msg_type"], m["content"]
-            if kind == "stream":
-                out[c["name"]] += c["text"]
-            elif kind == "error":
-                out["error"] = (c["ename"], c["evalue"])
-            elif kind in ("display_data", "execute_result"):
-                out["displays"].append(c["data"])
-            elif kind == "status" and c["execution_state"] == "idle":
-                return out
-
-    def alive(self) -> bool:
-        return self.km.is_alive()
-
-    def close(self) -> None:
-        self.kc.stop_channels()
-        self.km.shutdown_kernel(now=True)
-
-
 def run_case(case: NotebookCase, expert: bool = False, prelude: str | None = None) -> tuple[int | None, tuple | None, list]:
     """Run the cells in order; (position in `order` of the first error or None, error, outputs)."""
     d = workdir(case, expert)
@@ -122,8 +77,8 @@ def run_case(case: NotebookCase, expert: bool = False, prelude: str | None = Non
         for position, index in enumerate(case.order):
             out = kernel.run(case.cells[index], cell_id=f"cell-{index}")
             outputs.append(out)
-            if out["error"]:
-                return position, out["error"], outputs
+            if out.error:
+                return position, out.error, outputs
         return None, None, outputs
     finally:
         kernel.close()

@@ -173,6 +173,7 @@ function graphView(model, w) {
     const g = model.get('graph') || {};
     host.classList.remove('busy');
     count.textContent = g.total ? fmt(w.items, { shown: g.shown, total: g.total }) : '';
+    if (g.partial) count.textContent += ` · ${fmt(w.partial, { total: g.total })}`;
     if (g.notice) count.textContent += ` · ${g.notice}`;
     if (g.notice && svg) return;  // nothing opened: keep the picture and the zoom
     host.replaceChildren();
