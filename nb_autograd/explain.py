@@ -1,18 +1,64 @@
 """Hit + catalog -> Diagnosis (title, what, why, where, fixes), in one language."""
 from __future__ import annotations
 
-from .capture.records import Capture
+import os
+from dataclasses import replace
+
+from .capture.records import Capture, Place
 from .evidence import Evidence
 from .fixes import propose
+from .fixes.cst import unified_diff
 from .i18n import has, text
-from .report import Diagnosis
+from .report import Diagnosis, Fix
 from .rules.base import Hit
+
+
+def place_words(place: Place, lang: str) -> str:
+    """"In [3], line 6" / "trainlib.py, line 9" (or without the line)."""
+    if place.file:
+        unit = text("where.file", lang, file=os.path.basename(place.file))
+    elif place.cell is not None:
+        unit = text("where.cell", lang, cell=place.cell)
+    else:
+        unit = text("where.this_cell", lang)
+    return unit if place.line is None else text("where.line", lang, unit=unit, line=place.line)
+
+
+def _line_facts(facts: dict, evidence: Evidence, lang: str) -> dict:
+    """In a joined program a bare line number means nothing to the user: say whose line."""
+    if not evidence.joined:
+        return facts
+    out = dict(facts)
+    for key, value in facts.items():
+        if key.endswith("line") and str(value).isdigit():
+            place = evidence.place(int(value))
+            if place.line is not None:
+                unit = place_words(replace(place, line=None), lang)
+                out[key] = text("where.fact", lang, line=place.line, unit=unit)
+    return out
+
+
+def _placed(fix: Fix, evidence: Evidence, root: int | None) -> Fix | None:
+    """The fix cut down to the one cell or file it changes (the failing one when it changes
+    it, else the root's); None when the patch cannot be put back into the pieces."""
+    program = evidence.program
+    if not evidence.joined:
+        return replace(fix, target=evidence.unit_place())
+    parts = program.split(fix.patched_source)
+    if not parts:
+        return None
+    target = program.target(parts, root)
+    source = program.pieces[target].source
+    original = source.raw or source.text
+    return replace(fix, patched_source=parts[target] + "\n", diff=unified_diff(original, parts[target] + "\n"),
+                   target=evidence.unit_place(target))
 
 
 def diagnosis(hit: Hit, evidence: Evidence, lang: str) -> Diagnosis:
     facts = dict(hit.facts)
     facts.setdefault("line", str(hit.line))
     facts.setdefault("backward_line", str(evidence.line))
+    facts = _line_facts(facts, evidence, lang)
 
     def pick(part: str) -> str:
         key = f"{hit.cause}.{part}_{hit.variant}"
@@ -20,11 +66,20 @@ def diagnosis(hit: Hit, evidence: Evidence, lang: str) -> Diagnosis:
 
     what, why = pick("what"), pick("why")
     try:
-        fixes = propose(hit, evidence, lang)
+        fixes = tuple(f for f in (_placed(f, evidence, hit.line) for f in propose(hit, evidence, lang)) if f)
     except Exception:
         fixes = ()
-    return Diagnosis(cause=hit.cause, line=hit.line, title=pick("title"), explanation=f"{what}\n{why}",
-                     fixes=fixes, what=what, why=why, related=hit.related, score=hit.score,
+    place, related, context = evidence.place(hit.line), hit.related, ""
+    if evidence.joined or place.cell is not None:
+        what = text("where.root", lang, place=place_words(place, lang)) + " " + what
+    piece = evidence.program.piece_at(hit.line) if evidence.joined else None
+    if piece is not None:  # the lines shown are the root's cell or file, in its own numbers
+        context = piece.source.text
+        related = tuple((role, line - piece.first + 1) for role, line in hit.related
+                        if isinstance(line, int) and piece.first <= line < piece.first + piece.size)
+    return Diagnosis(cause=hit.cause, line=place.line if evidence.joined else hit.line, title=pick("title"),
+                     explanation=f"{what}\n{why}", fixes=fixes, what=what, why=why, related=related,
+                     score=hit.score, place=place, context=context,
                      hint=text(f"{hit.cause}.hint", lang, **facts) if has(f"{hit.cause}.hint", lang) else "")
 
 
@@ -47,9 +102,10 @@ def trace_sentence(evidence: Evidence, lang: str) -> str:
                      freed_iteration=freed.iteration, line=here.line, iteration=here.iteration)
         through = _reuse_line(graph)
         if through is not None:
-            return text("trace.stale_through", lang, through_line=through, **facts)
-        return text("trace.stale", lang, **facts)
-    return text("trace.stale_no_provenance", lang, line=here.line, count=len(stale), freed_line=freed.line)
+            return text("trace.stale_through", lang, **_line_facts(dict(facts, through_line=through), evidence, lang))
+        return text("trace.stale", lang, **_line_facts(facts, evidence, lang))
+    facts = dict(line=here.line, freed_line=freed.line)
+    return text("trace.stale_no_provenance", lang, count=len(stale), **_line_facts(facts, evidence, lang))
 
 
 def _reuse_line(graph) -> int | None:
@@ -75,3 +131,22 @@ def explain(hits: list[Hit], evidence: Evidence, lang: str) -> tuple[Diagnosis, 
 def error_line(capture: Capture) -> str | None:
     failure = capture.failure
     return f"{failure.error_type}: {failure.message}" if failure else None
+
+
+def unrecognised(evidence: Evidence, lang: str) -> str:
+    """Never a dead end: what the runtime saw when no rule matched, and general advice."""
+    failure = evidence.failure
+    if failure is None or evidence.symptom is None:
+        return ""
+    out = [text("unrecognised.failing", lang, place=place_words(evidence.place(evidence.line), lang))]
+    if evidence.symptom.id == "second_backward":
+        freeing = evidence.freeing_calls
+        if freeing:
+            out.append(text("unrecognised.freed", lang, count=len(failure.freed_by),
+                            freed=place_words(evidence.place(freeing[0].line), lang)))
+        else:
+            out.append(text("unrecognised.no_freed", lang))
+        out.append(text("unrecognised.advice_second_backward", lang))
+    else:
+        out.append(text("unrecognised.advice", lang))
+    return " ".join(out)

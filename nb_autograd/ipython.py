@@ -13,6 +13,7 @@ from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from .capture.backwards import RECORDER, is_user_file
 from .capture.failure import read_failure
 from .capture.records import Capture
+from .capture.session import SESSION
 from .evidence.symptoms import classify
 from .i18n import check_language, current_language, set_language, text
 from .pipeline import analyze
@@ -64,15 +65,33 @@ class Extension:
             for name in names:
                 magics[kind].pop(name, None)
         RECORDER.release()
+        SESSION.clear()
         self.pending.clear()
         self.last_report = None
 
-    def _pre_run_cell(self, *args) -> None:
-        RECORDER.reset()
+    def _pre_run_cell(self, info=None, *args) -> None:
+        cell_id = getattr(info, "cell_id", None) or _cell_id(self.shell)
+        SESSION.begin(cell_id=cell_id, raw=getattr(info, "raw_cell", None))
 
-    def _post_run_cell(self, *args) -> None:
-        RECORDER.reset()
-        self.pending.clear()
+    def _post_run_cell(self, result=None, *args) -> None:
+        try:
+            count = getattr(result, "execution_count", None)
+            cells = getattr(self.shell.compile, "_filename_map", {})
+            keys = [k for k, n in cells.items() if n == count]
+            keys = [k for k in keys if k in self.watch_filenames] or keys
+            if keys:
+                self._describe(keys[-1])
+        finally:
+            SESSION.end(raised=bool(getattr(result, "error_in_exec", None) or getattr(result, "error_before_exec", None)))
+            self.pending.clear()
+
+    def _describe(self, key: str) -> str:
+        """Name the running unit by its compiled filename; its text as Python ran it."""
+        import linecache
+
+        source = "".join(linecache.getlines(key))
+        SESSION.describe(key, source, cell=getattr(self.shell.compile, "_filename_map", {}).get(key))
+        return source
 
     # the hook ----------------------------------------------------------------------
     def _handler(self, shell, etype, value, tb, tb_offset=None):
@@ -114,8 +133,8 @@ class Extension:
         filename = self.shell.compile.cache(transformed, self.shell.execution_count, raw_code=cell)
         code = compile(transformed, filename, "exec")
         self.watch_filenames.add(filename)
+        SESSION.describe(filename, transformed, cell=self.shell.execution_count)
         watcher = Watcher(filename, top_code=code)
-        RECORDER.reset()
         try:
             watcher.start()
             exec(code, self.shell.user_ns)
@@ -128,7 +147,7 @@ class Extension:
             raise
         finally:
             watcher.stop()
-        calls = RECORDER.calls(filename)
+        calls = RECORDER.calls(filename, unit=SESSION.count)
         capture = Capture(source=transformed, filename=filename, failure=None, backwards=calls, watched=True,
                           silent=watcher.silent_findings(calls, self.shell.user_ns))
         report = analyze(capture, lang, cell_id=_cell_id(self.shell))
@@ -140,15 +159,11 @@ class Extension:
 
     def explain(self, value, tb, origin=None, filename=None, watched=False, lang=None):
         filename = filename or self._cell_filename(tb)
-        if filename is None:
-            source = ""
-        else:
-            import linecache
-            source = "".join(linecache.getlines(filename))
-        failure = read_failure(value, tb, filename or "", source, RECORDER, origin)
-        capture = Capture(source=source, filename=filename or "", failure=failure,
-                          backwards=RECORDER.calls(filename), watched=watched)
-        return analyze(capture, lang, cell_id=_cell_id(self.shell))
+        source = self._describe(filename) if filename else ""
+        names = source + "".join(s.text for s in SESSION.units)  # the names that may hold tensors
+        failure = read_failure(value, tb, filename or "", names, RECORDER, origin)
+        capture = Capture(source=source, filename=filename or "", failure=failure, watched=watched)
+        return analyze(SESSION.with_program(capture), lang, cell_id=_cell_id(self.shell))
 
 
 @magics_class

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .capture.records import Capture
 from .evidence import build
-from .explain import error_line, explain, trace_sentence
+from .explain import error_line, explain, trace_sentence, unrecognised
 from .i18n import check_language, current_language
 from .report import Report
 from .rules.registry import run_rules
@@ -17,10 +17,11 @@ def analyze(capture: Capture, lang: str | None = None, cell_id: str | None = Non
     findings = ()
     if evidence.symptom is not None and evidence.symptom.id == "silent":  # no error: findings
         diagnoses, findings = (), diagnoses
-    return Report(error=error_line(capture), diagnoses=diagnoses, source=capture.source, lang=lang,
+    return Report(error=error_line(capture), diagnoses=diagnoses, source=evidence.capture.source, lang=lang,
                   graph=capture.failure.graph if capture.failure else None,
                   trace=trace_sentence(evidence, lang), watched=capture.watched, cell_id=cell_id,
-                  findings=findings, capture=capture)
+                  findings=findings, capture=capture,
+                  unrecognised=unrecognised(evidence, lang) if capture.failure and not diagnoses else "")
 
 
 def diagnose(source: str, *, lang: str = "en", watch: bool = True, filename: str = "<nb_autograd>") -> Report:

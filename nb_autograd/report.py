@@ -4,16 +4,17 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .capture.records import Capture, GraphSnapshot
+from .capture.records import Capture, GraphSnapshot, Place
 
 
 @dataclass(frozen=True)
 class Fix:
     kind: str             # the codemod's name, e.g. "add_detach"
     title: str
-    patched_source: str   # the whole cell, patched
-    diff: str = ""        # unified diff against the original source
+    patched_source: str   # the whole new source of its target (a cell or a file)
+    diff: str = ""        # unified diff against the target's source
     note: str = ""        # what to know before applying (memory cost, ...)
+    target: Place = field(default_factory=Place)  # the cell or file it changes
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,8 @@ class Diagnosis:
     related: tuple[tuple[str, int], ...] = ()
     score: float = 0.0
     hint: str = ""        # what to change, in words, when no patch is safe
+    place: Place = field(default_factory=Place)  # where `line` is: a cell run or a file
+    context: str = ""     # the text `line` and `related` count in, when not the report's source
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,7 @@ class Report:
     watched: bool = False
     cell_id: str | None = None
     findings: tuple[Diagnosis, ...] = field(default=())  # silent problems (no exception)
+    unrecognised: str = ""            # what the runtime saw, when no known pattern matched
     capture: Capture | None = field(default=None, repr=False, compare=False)  # plain records, to re-explain in another language
 
     @property
@@ -52,8 +56,10 @@ class Report:
         return {
             "error": self.error,
             "diagnoses": [
-                {"cause": d.cause, "line": d.line, "title": d.title, "explanation": d.explanation,
-                 "fixes": [{"kind": f.kind, "title": f.title, "patched_source": f.patched_source} for f in d.fixes]}
+                {"cause": d.cause, "line": d.line, "where": d.place.as_dict(), "title": d.title,
+                 "explanation": d.explanation,
+                 "fixes": [{"kind": f.kind, "title": f.title, "where": f.target.as_dict(line=False),
+                            "patched_source": f.patched_source} for f in d.fixes]}
                 for d in (*self.diagnoses, *self.findings)
             ],
         }

@@ -1,9 +1,10 @@
 """Sees every call into the autograd engine, with the user's line, by wrapping
 `_engine_run_backward` (Tensor.backward, autograd.backward and autograd.grad all end there).
 
-Holds the root nodes of the last few graph-freeing calls while a cell runs, so a later
-failure can intersect graphs and name the backward that freed the reused part; `reset()`
-at each cell start drops them. Across cells only integer ids are kept.
+Holds the root nodes of the last few graph-freeing calls while a unit (a cell, a script)
+runs, so a later failure can intersect graphs and name the backward that freed the reused
+part; `end_unit()` turns them into the ids of the nodes they freed and drops them, so across
+cells only integers and strings are kept (the last MAX_CALLS calls).
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from .graph import node_id
 from .records import BackwardCall
 
 HELD_ROOTS = 8
+MAX_CALLS = 2_000
+FREED_CALLS = 16   # graph-freeing calls of earlier units whose freed node ids are kept
 _LIBRARY_DIRS = tuple({os.path.realpath(p) + os.sep for p in (
     sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
     os.path.dirname(os.path.dirname(os.path.abspath(__file__))), os.path.dirname(torch.__file__))})
@@ -112,11 +115,34 @@ class BackwardRecorder:
 
     # recording ---------------------------------------------------------------------
     def reset(self) -> None:
-        """Start of a cell: forget the calls and drop every held node."""
-        self._calls: list[tuple] = []
+        """Forget everything (a script starts). Call indexes go on counting."""
+        self._base: int = getattr(self, "_base", 0) + getattr(self, "_count", 0)
+        self._count = 0
+        self._calls: deque = deque(maxlen=MAX_CALLS)
         self._held: deque = deque(maxlen=HELD_ROOTS)
+        self._freed: deque = deque(maxlen=FREED_CALLS)  # (call index, frozenset of node ids)
         self._stack_counts: dict = {}
         self.failing_index: int | None = None
+        self.unit = 0
+
+    def begin_unit(self, unit: int) -> None:
+        """A cell starts: its calls are tagged `unit`; earlier units' calls are kept."""
+        self.end_unit()
+        self.unit = unit
+        self.failing_index = None
+
+    def end_unit(self) -> None:
+        """A cell ended: keep which node ids each graph-freeing call freed, drop the nodes."""
+        from .graph import ids_below
+
+        held, self._held = list(self._held), deque(maxlen=HELD_ROOTS)
+        budget = max(1, touch.room() // 8)
+        for index, roots in held:
+            try:
+                self._freed.append((index, frozenset(ids_below(roots, budget))))
+            except Exception:
+                pass
+        held.clear()
 
     def _record(self, t_outputs, args, kwargs):
         roots = root_nodes(t_outputs)
@@ -125,10 +151,14 @@ class BackwardRecorder:
         retain = create_graph if retain is None else bool(retain)
         kind = "backward" if kwargs.get("accumulate_grad", True) else "grad"
         stack = user_stack(sys._getframe(2))
+        if len(self._stack_counts) > MAX_CALLS:
+            self._stack_counts.clear()
         iteration = self._stack_counts.get(stack, 0)
         self._stack_counts[stack] = iteration + 1
-        index = len(self._calls)
-        self._calls.append((index, stack, iteration, kind, retain, tuple(node_id(r) for r in roots), _next_id()))
+        index = self._base + self._count
+        self._count += 1
+        self._calls.append((index, stack, iteration, kind, retain, tuple(node_id(r) for r in roots), _next_id(),
+                            self.unit))
         for listener in list(self.listeners):
             try:
                 listener(index, roots)
@@ -149,15 +179,26 @@ class BackwardRecorder:
         return result
 
     # reading -----------------------------------------------------------------------
-    def calls(self, filename: str | None = None) -> tuple[BackwardCall, ...]:
-        """The calls so far, with stack lines restricted to `filename` (the cell)."""
+    def calls(self, filename: str | None = None, unit: int | None = None) -> tuple[BackwardCall, ...]:
+        """The calls kept, with their user frames (`stack`) and the lines of `filename` on
+        them (`stack_lines`, for code that reads one unit alone); only `unit`'s if given."""
         return tuple(BackwardCall(index=i, stack_lines=tuple(l for f, l in stack if filename is None or f == filename),
-                                  iteration=it, kind=kind, retain_graph=retain, root_ids=ids, next_id=next_id)
-                     for i, stack, it, kind, retain, ids, next_id in self._calls)
+                                  iteration=it, kind=kind, retain_graph=retain, root_ids=ids, next_id=next_id,
+                                  stack=stack, unit=u)
+                     for i, stack, it, kind, retain, ids, next_id, u in self._calls if unit is None or u == unit)
+
+    def raw(self, index: int) -> tuple | None:
+        """(index, stack, iteration, kind, retain, root ids, next id, unit) of a kept call."""
+        i = index - (self._base + self._count - len(self._calls))
+        return self._calls[i] if 0 <= i < len(self._calls) else None
 
     def held_roots(self) -> list[tuple[int, list]]:
-        """(call index, root nodes) of recent calls that freed their graph, oldest first."""
+        """(call index, root nodes) of recent calls of this unit that freed their graph."""
         return list(self._held)
+
+    def freed_ids(self) -> list[tuple[int, frozenset]]:
+        """(call index, ids of the nodes it freed) for graph-freeing calls of earlier units."""
+        return list(self._freed)
 
 
 RECORDER = BackwardRecorder()

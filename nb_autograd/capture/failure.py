@@ -8,7 +8,7 @@ from collections.abc import Callable
 import torch
 
 from . import touch
-from .backwards import BackwardRecorder, root_nodes
+from .backwards import BackwardRecorder, is_user_file, root_nodes
 from .graph import ids_below, node_id, snapshot, walk
 from .records import Failure, Holder
 
@@ -34,10 +34,12 @@ def _stale_nodes(failing: set[int], recorder: BackwardRecorder, failing_index: i
                  budget: int) -> dict[int, int]:
     """Nodes of the failing graph that an earlier, graph-freeing call already ran through."""
     freed_by: dict[int, int] = {}
-    for index, roots in recorder.held_roots():
+    earlier = [(index, ids) for index, ids in recorder.freed_ids()]
+    earlier += [(index, ids_below(roots, budget)) for index, roots in recorder.held_roots()]
+    for index, ids in earlier:
         if failing_index is not None and index >= failing_index:
             continue
-        for nid in ids_below(roots, budget) & failing:
+        for nid in ids & failing:
             if nid >= 0:
                 freed_by.setdefault(nid, index)
     return freed_by
@@ -87,17 +89,20 @@ def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tu
 
 def read_failure(exc: BaseException, tb, cell_filename: str, source: str, recorder: BackwardRecorder,
                  origin: Callable | None = None) -> Failure:
-    """Facts about `exc` for the cell compiled as `cell_filename`. Never keeps `exc` or frames."""
+    """Facts about `exc` for the cell compiled as `cell_filename` (`source`: the text whose
+    names may hold tensors). Never keeps `exc` or frames."""
     frames = []
     for frame, line in traceback_frames(tb):
         if frame.f_code.co_name == "_engine_run_backward":
             break  # below it the engine calls user code (Function.backward, hooks): not the failing line
         frames.append((frame, line))
-    cell_frames = [f for f, _ in frames if f.f_code.co_filename == cell_filename]
+    user_frames = [(f, line) for f, line in frames if is_user_file(f.f_code.co_filename)]
     stack_lines = tuple(line for f, line in frames if f.f_code.co_filename == cell_filename)
+    stack = tuple((f.f_code.co_filename, line) for f, line in user_frames)
     roots = _failing_roots(tb)
     frames.clear()
-    base = dict(error_type=type(exc).__name__, message=str(exc)[:2000], stack_lines=stack_lines)
+    base = dict(error_type=type(exc).__name__, message=str(exc)[:2000], stack_lines=stack_lines, stack=stack,
+                unit=recorder.unit)
     if not roots:
         return Failure(**base)
     # half of the room at most, so graphs still alive from earlier readings leave room for later ones
@@ -106,7 +111,7 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
     freed_by = _stale_nodes(failing, recorder, recorder.failing_index, budget)
     stale = set(freed_by)
     idents = set(re.findall(r"[A-Za-z_]\w*", source))
-    holders = _holders(reversed(cell_frames), idents, failing, stale)
+    holders = _holders([f for f, _ in reversed(user_frames)], idents, failing, stale)
     graph = snapshot(roots, stale=stale, freed_by=freed_by, origin=origin, limit=budget)
     return Failure(**base, root_ids=tuple(node_id(r) for r in roots), graph=graph,
                    freed_by=tuple(sorted(freed_by.items())), holders=holders)

@@ -3,6 +3,36 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+Frame = tuple[str, int]  # (the filename a code object carries, line): a cell's or a user file's
+
+
+@dataclass(frozen=True)
+class Source:
+    """A unit of the user's code that ran: one execution of a cell, or a user file."""
+
+    key: str                   # the filename its code objects carry
+    text: str                  # as Python ran it (IPython's transformed cell)
+    cell: int | None = None    # the execution count, In [n]
+    cell_id: str | None = None # the front end's cell id
+    file: str | None = None    # a user file's path (None for a cell)
+    raw: str | None = None     # the cell as typed, when IPython transformed it (magics)
+    unit: int = 0              # which run of the session it was (files: 0)
+    raised: bool = False       # the run ended in an exception
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a line is: a cell run (In [n] and its front-end id) or a user file."""
+
+    cell: int | None = None
+    cell_id: str | None = None
+    file: str | None = None
+    line: int | None = None
+
+    def as_dict(self, line: bool = True) -> dict:
+        out = {"cell": self.cell, "cell_id": self.cell_id, "file": self.file}
+        return {**out, "line": self.line} if line else out
+
 
 @dataclass(frozen=True)
 class SavedBuffer:
@@ -27,6 +57,7 @@ class GraphNode:
     line: int | None = None
     iteration: int | None = None
     freed_by: int | None = None  # index of the BackwardCall that freed it
+    source: str | None = None    # key of the Source whose `line` made it
 
     @property
     def state(self) -> str:
@@ -59,13 +90,15 @@ class GraphSnapshot:
 class BackwardCall:
     """One call into the autograd engine (backward, autograd.backward or autograd.grad)."""
 
-    index: int
-    stack_lines: tuple[int, ...]  # lines of the cell on the call stack, outermost first
+    index: int                     # counted over the whole session
+    stack_lines: tuple[int, ...]  # lines of the program on the call stack, outermost first
     iteration: int                 # how many earlier calls came from the same stack
     kind: str                      # "backward" | "grad"
     retain_graph: bool
     root_ids: tuple[int, ...]
     next_id: int = -1              # the next node id autograd would hand out when the call began
+    stack: tuple[Frame, ...] = ()  # the user frames as they ran, outermost first
+    unit: int = 0                  # the run (Source.unit) it was made in
 
     @property
     def line(self) -> int | None:
@@ -88,11 +121,13 @@ class Failure:
 
     error_type: str
     message: str
-    stack_lines: tuple[int, ...]  # cell lines on the failing stack, outermost first
+    stack_lines: tuple[int, ...]  # program lines on the failing stack, outermost first
     root_ids: tuple[int, ...] = ()
     graph: GraphSnapshot | None = None
     freed_by: tuple[tuple[int, int], ...] = ()  # (stale node id, BackwardCall index)
     holders: tuple[Holder, ...] = ()
+    stack: tuple[Frame, ...] = ()  # the user frames as they ran, outermost first
+    unit: int = 0                  # the run (Source.unit) that raised
 
     @property
     def line(self) -> int | None:
@@ -101,7 +136,9 @@ class Failure:
 
 @dataclass(frozen=True)
 class Capture:
-    """Everything the later stages may know about one run of a cell."""
+    """Everything the later stages may know about one run of a cell or a script: `source` and
+    `filename` are the unit that ran; `sources` the program around it (earlier cells in the
+    order they ran, user files on the stacks), `backwards` the session's calls, oldest first."""
 
     source: str
     filename: str
@@ -109,3 +146,4 @@ class Capture:
     backwards: tuple[BackwardCall, ...] = ()
     watched: bool = False
     silent: tuple = field(default=())  # family-C observations from the watcher
+    sources: tuple[Source, ...] = ()

@@ -5,7 +5,8 @@ import linecache
 
 from .backwards import RECORDER
 from .failure import read_failure
-from .records import Capture
+from .records import Capture, Source
+from .session import inner_frames, user_files
 
 
 def register_source(filename: str, source: str) -> None:
@@ -47,5 +48,9 @@ def run_source(source: str, filename: str = "<nb_autograd>", watch: bool = True)
         RECORDER.reset()
         RECORDER.release()
         namespace.clear()
+    stacks = [failure.stack] if failure else []
+    stacks += [c.stack for c in calls]
+    frames = [f for stack in stacks for f in inner_frames(stack, {filename})]
+    sources = user_files(frames, skip={filename}) + (Source(key=filename, text=source),)
     return Capture(source=source, filename=filename, failure=failure, backwards=calls,
-                   watched=watcher is not None, silent=silent)
+                   watched=watcher is not None, silent=silent, sources=sources)

@@ -123,16 +123,17 @@ class Timeline:
         self._accumulated: list[tuple[int | None, int | None]] = []
 
     def before_backward(self, index: int, roots) -> None:
-        stack = RECORDER._calls[index][1] if index < len(RECORDER._calls) else ()
+        raw = RECORDER.raw(index)
+        stack = raw[1] if raw else ()
         key = tuple(line for f, line in stack if f == self.filename)
         since, self._site_seq[key] = self._site_seq.get(key, -1), _next_seq() - 1
         site = self._sites.setdefault(key, [])
-        kind = RECORDER._calls[index][3] if index < len(RECORDER._calls) else "backward"
+        kind = raw[3] if raw else "backward"
         n = len(site)
         if (_steady(site) and n % STEADY) or (_saturated(site) and n & (n - 1)):
             # a healthy loop (or a graph too large to read each time): what was made since this
             # line's last backward, sized as last time
-            ids = [i for i in (RECORDER._calls[index][5] if index < len(RECORDER._calls) else ()) if i >= 0]
+            ids = [i for i in (raw[5] if raw else ()) if i >= 0]
             low, high = since + 1, max(ids, default=since + 1)
             event = replace(site[-1], kind=kind, index=index)
         else:

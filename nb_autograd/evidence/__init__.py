@@ -1,12 +1,13 @@
 """What rules may read, computed once from a Capture; building it never raises."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
-from ..capture.records import BackwardCall, Capture, Failure, Holder
+from ..capture.records import BackwardCall, Capture, Failure, Holder, Place
 from .code import CodeFacts, Loop
 from .code_reader import read_code
+from .program import Program, build_program, program_capture
 from .symptoms import Symptom, classify
 
 
@@ -15,6 +16,28 @@ class Evidence:
     capture: Capture
     code: CodeFacts
     symptom: Symptom | None
+    program: Program | None = None   # a notebook's runs joined; `capture` is in its lines
+
+    @property
+    def joined(self) -> bool:
+        """The code read is more than the unit that ran (lines need a place to be told)."""
+        return self.program is not None and len(self.program.pieces) > 1
+
+    def place(self, line: int | None) -> Place:
+        """Where a line of the code read is: a cell run or a file, and the line there."""
+        if self.program is not None:
+            found = self.program.place(line)
+            if found is not None:
+                return found
+            return replace(self.program.pieces[self.program.failing].place(), line=None)
+        name = self.capture.filename
+        return Place(file=name if name and not name.startswith("<") else None, line=line)
+
+    def unit_place(self, piece: int | None = None) -> Place:
+        """The cell or file a whole piece is (default: the one that raised)."""
+        if self.program is None:
+            return replace(self.place(None), line=None)
+        return self.program.pieces[self.program.failing if piece is None else piece].place()
 
     @property
     def failure(self) -> Failure | None:
@@ -88,8 +111,9 @@ class Evidence:
 
     @property
     def earlier_calls(self) -> tuple[BackwardCall, ...]:
-        cut = self.failing_call.index if self.failing_call else len(self.capture.backwards)
-        return self.capture.backwards[:cut]
+        if self.failing_call is None:
+            return self.capture.backwards
+        return tuple(c for c in self.capture.backwards if c.index < self.failing_call.index)
 
     @cached_property
     def freeing_calls(self) -> tuple[BackwardCall, ...]:
@@ -193,4 +217,7 @@ def build(capture: Capture) -> Evidence:
     symptom = classify(failure.error_type, failure.message) if failure else None
     if failure is None and capture.silent:  # the watcher saw problems though nothing raised
         symptom = Symptom("silent")
-    return Evidence(capture=capture, code=read_code(capture.source), symptom=symptom)
+    program = build_program(capture) if symptom is not None and symptom.id != "silent" else None
+    if program is not None and len(program.pieces) > 1:
+        capture = program_capture(capture, program)
+    return Evidence(capture=capture, code=read_code(capture.source), symptom=symptom, program=program)

@@ -20,7 +20,9 @@ def _split_blank(lines):
     return lines[:first], lines[first:]
 
 
-def move_into_loop(source: str, *, line: int, loop_line: int) -> str | None:
+def move_into_loop(source: str, *, line: int, loop_line: int, keep: bool = False) -> str | None:
+    """`keep`: copy it instead (it already ran where it is, e.g. in an earlier cell; the loop
+    is a cell run again by hand), so reads of it outside the loop stay as they were."""
     tree = load(source)
     stmt = tree and tree.statement(line, cst.SimpleStatementLine)
     loop = tree and tree.statement(loop_line, LOOP)
@@ -42,6 +44,15 @@ def move_into_loop(source: str, *, line: int, loop_line: int) -> str | None:
     reads = {n for a in own.assigns for n in a.reads}
     assigned_later = {t for a in (*between.assigns, *facts_of([outer]).assigns) for t in a.targets}
     header = loop.iter if isinstance(loop, cst.For) else loop.test
+    if keep:
+        if not own.parsed or reads & assigned_later or _read_count([header], targets):
+            return None
+        copied = stmt.with_changes(leading_lines=())
+        if any(s.deep_equals(copied) for s in loop.body.body):
+            return None  # already there: applying twice changes nothing
+        new_loop = loop.with_changes(body=loop.body.with_changes(body=[copied, *loop.body.body]))
+        siblings[there] = outer.deep_replace(loop, new_loop) if outer is not loop else new_loop
+        return with_body(tree, here[0], siblings)
     if not own.parsed or targets & {n for n, _ in between.reads} or (reads | targets) & assigned_later \
             or _read_count([outer], targets) != _read_count(list(loop.body.body), targets) \
             or _read_count([header], targets):

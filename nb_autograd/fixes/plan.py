@@ -69,5 +69,5 @@ def build(source: str, lang: str, plans: Iterable[Plan]) -> tuple[CodemodFix, ..
         key = p.title or p.kind
         note = text(f"fix_note.{key}", lang, **facts) if has(f"fix_note.{key}", lang) else ""
         out.append(CodemodFix(p.kind, text(f"fix.{key}", lang, **facts), patched,
-                              unified_diff(source, patched), note, p.where))
+                              unified_diff(source, patched), note, where=p.where))
     return tuple(out)

@@ -43,7 +43,7 @@ def _diagnosis(report: Report, d: Diagnosis, lang: str) -> str:
 def render(report: Report) -> str:
     lang = report.lang
     if report.error and not report.diagnoses:
-        body = f"<p>{escape(text('ui.unknown', lang))}</p>"
+        body = f"<p>{escape(text('ui.unknown', lang))}</p><p>{escape(report.unrecognised)}</p>"
     else:
         body = "".join(_diagnosis(report, d, lang) for d in (*report.diagnoses, *report.findings))
     heading = text("ui.heading" if report.error else "ui.silent_heading", lang)

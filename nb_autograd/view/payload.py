@@ -34,9 +34,10 @@ def diagnosis(report: Report, d: Diagnosis, top: bool) -> dict:
     return {
         "cause": d.cause, "title": d.title, "what": d.what or d.explanation, "why": d.why,
         "line": d.line, "hint": d.hint, "top": top,
-        "lines": cell_lines(report.source, d.line, d.related),
+        "lines": cell_lines(d.context or report.source, d.line, d.related),
         "fixes": [{"kind": f.kind, "title": f.title, "diff": f.diff, "source": f.patched_source.rstrip("\n"),
-                   "note": f.note, "magic": f"%gradfix {i}" if top else ""}
+                   "note": f.note, "magic": f"%gradfix {i}" if top else "", "cell_id": f.target.cell_id or "",
+                   "file": f.target.file or ""}
                   for i, f in enumerate(d.fixes, 1)],
     }
 
@@ -46,5 +47,6 @@ def explanation(report: Report, can_switch: bool = True) -> dict:
              enumerate((*report.diagnoses, *report.findings))]
     return {"lang": report.lang, "words": words(report.lang), "error": report.error or "",
             "cell_id": report.cell_id or "", "trace": report.trace, "diagnoses": items,
-            "unknown": bool(report.error and not report.diagnoses), "can_switch": can_switch,
+            "unknown": bool(report.error and not report.diagnoses), "unrecognised": report.unrecognised,
+            "can_switch": can_switch,
             "silent": report.error is None}

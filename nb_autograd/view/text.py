@@ -33,7 +33,8 @@ def _diagnosis(report: Report, d: Diagnosis, rank: int, lang: str, show_fixes: b
 def render(report: Report, show_fixes: bool = True) -> str:
     lang = report.lang
     if report.error and not report.diagnoses:
-        return f"{text('ui.heading', lang)}\n{text('ui.unknown', lang)}"
+        lines = [text('ui.heading', lang), text('ui.unknown', lang)]
+        return "\n".join(lines + textwrap.wrap(report.unrecognised, 88))
     out = [text("ui.heading" if report.error else "ui.silent_heading", lang)]
     for rank, d in enumerate((*report.diagnoses, *report.findings), 1):
         out += _diagnosis(report, d, rank, lang, show_fixes)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from nb_autograd.kernel import Kernel
@@ -25,6 +25,7 @@ class NotebookCase:
     folder: Path
     header: dict
     cells: tuple[str, ...]
+    files: dict = field(default_factory=dict, hash=False)  # file name -> text, over the folder's
 
     @property
     def order(self) -> tuple[int, ...]:
@@ -63,11 +64,16 @@ def workdir(case: NotebookCase, expert: bool = False) -> Path:
     if expert and (case.folder / "expert").is_dir():
         for p in (case.folder / "expert").iterdir():
             shutil.copy(p, d / p.name)
+    for name, text in case.files.items():
+        (d / name).write_text(text, encoding="utf-8")
     return d
 
 
-def run_case(case: NotebookCase, expert: bool = False, prelude: str | None = None) -> tuple[int | None, tuple | None, list]:
-    """Run the cells in order; (position in `order` of the first error or None, error, outputs)."""
+def run_case(case: NotebookCase, expert: bool = False, prelude: str | None = None,
+             epilogue: str | None = None) -> tuple[int | None, tuple | None, list]:
+    """Run the cells in order; (position in `order` of the first error or None, error, outputs).
+    `epilogue` runs after the last cell run (the failing one or the last of the order); its
+    output is the last of `outputs`."""
     d = workdir(case, expert)
     kernel = Kernel(d)
     outputs = []
@@ -78,7 +84,11 @@ def run_case(case: NotebookCase, expert: bool = False, prelude: str | None = Non
             out = kernel.run(case.cells[index], cell_id=f"cell-{index}")
             outputs.append(out)
             if out.error:
+                if epilogue:
+                    outputs.append(kernel.run(epilogue))
                 return position, out.error, outputs
+        if epilogue:
+            outputs.append(kernel.run(epilogue))
         return None, None, outputs
     finally:
         kernel.close()

@@ -142,6 +142,8 @@ def before_loop_names(ev: Evidence) -> list[tuple[str, int]]:
 
 def match(ev: Evidence) -> Hit | None:
     repeated = ev.repeated_root_before_loop
+    if repeated and ev.joined:
+        return None  # the same loss backpropagated again across cells: double_backward
     if repeated:  # the loss itself was built once, before the loop
         name, line = repeated
         return Hit(CAUSE, line, 0.9, facts=(("name", name), ("line", str(line)), ("loop_line", str(ev.loop.line)),

@@ -148,8 +148,17 @@ def match(ev: Evidence) -> Hit | None:
     site = ev.backward_site
     if first is None and ev.freed_by_grad_only and ev.failing_call and ev.failing_call.kind == "backward":
         first = ev.freeing_calls[0]  # grad() freed the graph this backward shares
-    if first is None or ev.repeated_root_before_loop:
+    if first is None:
         return None
+    if ev.repeated_root_before_loop:
+        if not ev.joined:
+            return None  # in one cell: a loss built before its loop (computed_before_loop)
+        # a notebook: the same loss, made in an earlier cell, backpropagated again by a
+        # re-run or a later cell; the root is where it was made
+        name, made = ev.repeated_root_before_loop
+        return Hit(CAUSE, made, 0.97, facts=(("name", name), ("first_line", str(first.line or "?")),
+                                             ("line", str(ev.line)), ("first_kind", first.kind)),
+                   related=(("backward", ev.line),), variant="in_loop")
     return Hit(CAUSE, ev.line, 0.97,
                facts=(("name", site.receiver if site else "loss"), ("first_line", str(first.line or "?")),
                       ("line", str(ev.line)), ("first_kind", first.kind)),
@@ -204,7 +213,8 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
     if hit.variant == "in_loop" and ev.loop is not None:
         made = [a.line for a in ev.code.assigns_to(hit.fact("name")) if a.line < ev.loop.line]
         if made:
-            plans.append(plan("move_into_loop", title="recompute_in_loop", line=made[-1], loop_line=ev.loop.line))
+            keep = {"keep": True} if ev.joined else {}  # the earlier cell ran already: recompute here
+            plans.append(plan("move_into_loop", title="recompute_in_loop", line=made[-1], loop_line=ev.loop.line, **keep))
     elif hit.variant == "grad" and first:
         if _grad_feeds_loss(ev, first):  # a gradient penalty: its backward must go through grad()
             plans.append(plan("add_create_graph", line=first))

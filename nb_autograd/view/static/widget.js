@@ -28,9 +28,10 @@ function notebook(model) {
   return null;
 }
 
-function applyFix(model, source, mode) {
+function applyFix(model, fix, mode) {
   const nb = notebook(model);
-  const id = (model.get('view') || {}).cell_id;
+  const source = fix.source;
+  const id = fix.cell_id || (model.get('view') || {}).cell_id;
   if (!nb || !id) return 'no_notebook';
   const index = Array.from(nb.cells).findIndex((c) => c.id === id);
   if (index < 0) return 'cell_gone';
@@ -65,8 +66,8 @@ function fixView(model, fix, n, w, canEdit) {
   const status = h('div', { class: 'nba-status', role: 'status' });
   const magic = fix.magic || fmt(w.magic_insert, { n });
   const say = (key) => { status.textContent = fmt(w[key], { magic, n }); status.dataset.state = key; };
-  const act = (mode) => () => say(applyFix(model, fix.source, mode));
-  const buttons = canEdit ? [
+  const act = (mode) => () => say(applyFix(model, fix, mode));
+  const buttons = canEdit && !fix.file ? [
     h('button', { class: 'nba-btn primary', 'data-act': 'insert', onclick: act('insert') }, w.insert),
     h('button', { class: 'nba-btn', 'data-act': 'replace', onclick: act('replace') }, w.replace)] : [];
   buttons.push(h('button', { class: 'nba-btn', 'data-act': 'copy',
@@ -106,6 +107,7 @@ function explanationView(model, v, w, canEdit) {
   return h('div', { class: 'nba-expl' },
     v.error && h('div', { class: 'nba-error', text: v.error }),
     v.unknown && h('p', { text: w.ui_unknown }),
+    v.unknown && v.unrecognised && h('p', { class: 'nba-unrecognised', text: v.unrecognised }),
     top && diagnosisView(model, top, w, canEdit),
     v.trace && h('p', { class: 'nba-trace' }, h('i', { text: `${w.ui_trace}: ` }), v.trace),
     rest.length > 0 && h('details', { class: 'nba-other' }, h('summary', { text: w.other }),
