@@ -19,20 +19,33 @@ def pick_fix(report: Report | None, index: int) -> Fix | str:
     return fixes[index - 1]
 
 
-def parse_gradfix_args(line: str) -> tuple[int, bool]:
+def parse_gradfix_args(line: str) -> tuple[int, bool, bool]:
+    """(fix number, replace this cell, write a user file)."""
     words = line.split()
-    unknown = [w for w in words if not w.isdigit() and w != "replace"]
+    unknown = [w for w in words if not w.isdigit() and w not in ("replace", "--write")]
     if unknown:
-        raise ValueError(f"unexpected {' '.join(unknown)!r}; usage: %gradfix [N] [replace]")
+        raise ValueError(f"unexpected {' '.join(unknown)!r}; usage: %gradfix [N] [replace] [--write]")
     numbers = [int(w) for w in words if w.isdigit()]
-    return (numbers[0] if numbers else 1), "replace" in words
+    return (numbers[0] if numbers else 1), "replace" in words, "--write" in words
+
+
+def write_file_fix(fix: Fix, lang: str, index: int, write: bool) -> None:
+    """A user file is never written unasked: show the diff; write only with --write."""
+    path = fix.target.file
+    print(fix.diff)
+    if not write:
+        print(text("ui.fix_file", lang, file=path, index=index))
+        return
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(fix.patched_source)
+    print(text("ui.fix_written", lang, file=path))
 
 
 def gradfix_magic(shell, report: Report | None, line: str) -> None:
     """set_next_input during the magic's own run travels with its execute_reply, so the
     front end (JupyterLab, Notebook 7, VS Code, terminal) inserts or replaces the cell."""
     try:
-        index, replace = parse_gradfix_args(line)
+        index, replace, write = parse_gradfix_args(line)
     except ValueError as exc:
         print(f"nb_autograd: {exc}", file=sys.stderr)
         return
@@ -40,6 +53,11 @@ def gradfix_magic(shell, report: Report | None, line: str) -> None:
     if isinstance(fix, str):
         print(fix, file=sys.stderr)
         return
+    if fix.target.file:
+        write_file_fix(fix, report.lang, index, write)
+        return
     shell.set_next_input(fix.patched_source.rstrip("\n"), replace=replace)
     print(text("ui.fix_placed", report.lang, index=index, title=fix.title,
                where=text("ui.replaced" if replace else "ui.below", report.lang)))
+    if fix.target.cell is not None:
+        print(text("ui.fix_for_cell", report.lang, cell=fix.target.cell, cell_id=fix.target.cell_id or "?"))
