@@ -23,10 +23,12 @@ def test_json_has_exactly_the_documented_shape(tmp_path):
     assert set(data) == {"error", "diagnoses"}
     assert data["error"].startswith("RuntimeError: Trying to backward")
     top = data["diagnoses"][0]
-    assert set(top) == {"cause", "line", "title", "explanation", "fixes"}
+    assert set(top) == {"cause", "line", "where", "title", "explanation", "fixes"}
     assert (top["cause"], top["line"]) == ("double_backward", 8)
+    assert top["where"] == {"cell": None, "cell_id": None, "file": str(script.resolve()), "line": 8}
     for fix in top["fixes"]:
-        assert set(fix) == {"kind", "title", "patched_source"}
+        assert set(fix) == {"kind", "title", "where", "patched_source"}
+        assert fix["where"] == {"cell": None, "cell_id": None, "file": str(script.resolve())}
 
 
 def test_clean_file_gives_no_diagnoses(tmp_path):

@@ -31,7 +31,8 @@ class Piece:
 
     def place(self, line: int | None = None) -> Place:
         s = self.source
-        return Place(s.cell, s.cell_id, s.file, None if line is None else line - self.first + 1)
+        script = s.key if s.cell is None and s.file is None and not s.key.startswith("<") else None
+        return Place(s.cell, s.cell_id, s.file or script, None if line is None else line - self.first + 1)
 
 
 @dataclass(frozen=True)
