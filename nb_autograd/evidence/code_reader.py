@@ -5,9 +5,7 @@ from __future__ import annotations
 import ast
 
 from .code import Assign, BackwardSite, Call, CodeFacts, Function, Loop, Store
-
-_NO_GRAD = {"no_grad", "inference_mode"}
-_DETACHING = {"detach", "item", "tolist", "numpy", "cpu_numpy"}
+from .cuts import DETACHING, NO_GRAD_MODES
 
 
 def dotted(node: ast.AST) -> str | None:
@@ -62,7 +60,7 @@ def _target_names(node: ast.AST) -> list[str]:
 def _is_detached(value: ast.AST) -> bool:
     while isinstance(value, ast.Call):
         func = value.func
-        if isinstance(func, ast.Attribute) and func.attr in _DETACHING:
+        if isinstance(func, ast.Attribute) and func.attr in DETACHING:
             return True
         if isinstance(func, ast.Name) and func.id in {"float", "int"}:
             return True
@@ -138,7 +136,7 @@ class _Reader(ast.NodeVisitor):
             self.visit(item.context_expr)
             expr = item.context_expr
             name = dotted(expr.func if isinstance(expr, ast.Call) else expr) or ""
-            if name.rpartition(".")[2] in _NO_GRAD:
+            if name.rpartition(".")[2] in NO_GRAD_MODES:
                 mode = True
             elif name.rpartition(".")[2] == "enable_grad":
                 mode = False

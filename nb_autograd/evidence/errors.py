@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .code_reader import dotted
+from .cuts import DETACHING, NO_GRAD_MODES
 
 _NOT_INPLACE = {"requires_grad_", "share_memory_", "zero_grad", "set_grad_enabled", "retain_grad",
                 "manual_seed", "add_module", "register_buffer", "apply_"}
 _FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "full", "tensor", "arange", "linspace",
               "randint", "eye", "zeros_like", "ones_like", "randn_like", "rand_like", "normal", "as_tensor"}
 _REBUILD = {"tensor", "from_numpy", "as_tensor", "Tensor", "FloatTensor", "array", "asarray"}
-_CUTS = {"detach", "item", "numpy", "tolist", "detach_"}
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class _Reader(ast.NodeVisitor):
 
     def visit_FunctionDef(self, node):
         for d in node.decorator_list:
-            if (dotted(d.func if isinstance(d, ast.Call) else d) or "").rpartition(".")[2] in {"no_grad", "inference_mode"}:
+            if (dotted(d.func if isinstance(d, ast.Call) else d) or "").rpartition(".")[2] in NO_GRAD_MODES:
                 self.decorated.append((node.name, d.lineno))
         saved, self.function = self.function, node.name
         self.generic_visit(node)
@@ -163,7 +163,7 @@ class _Reader(ast.NodeVisitor):
                 self.inplace.append(InplaceOp(node.lineno, "functional", dotted(node.args[0]) or "", text, self.function))
         if last == "requires_grad_" and node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value is False:
             self.freezes.append((node.lineno, receiver or ""))
-        if last in _CUTS and isinstance(node.func, ast.Attribute):
+        if last in DETACHING and isinstance(node.func, ast.Attribute):
             self.cuts.append(Cut(node.lineno, last.rstrip("_"), text))
         elif last in _REBUILD and name.partition(".")[0] in {"torch", "np", "numpy"} and not _literal(node.args):
             self.cuts.append(Cut(node.lineno, "rebuild", text))

@@ -8,6 +8,7 @@ from typing import Mapping
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+from ..evidence.cuts import DETACHING
 
 STATEMENT = (cst.SimpleStatementLine, cst.BaseCompoundStatement)
 LOOP = (cst.For, cst.While)
@@ -117,7 +118,7 @@ def detached(node: cst.BaseExpression) -> cst.BaseExpression:
 
 def is_detach(node: cst.CSTNode) -> bool:
     return (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
-            and node.func.attr.value in {"detach", "item", "tolist"})
+            and node.func.attr.value in DETACHING)
 
 
 def dotted(node: cst.CSTNode) -> str | None:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import libcst as cst
 
 from .cst import Tree, dotted, load
+from ..evidence.cuts import DETACHING
 
-_DROP = {"detach", "item", "numpy", "tolist", "cpu"}
+_DROP = DETACHING | {"cpu"}  # and the copy that usually comes with numpy()
 _UNWRAP = {"tensor", "from_numpy", "as_tensor", "array", "asarray", "Tensor", "FloatTensor"}
 # numpy functions whose torch twin takes the same positional arguments
 _TORCH_TWIN = {"log": "log", "exp": "exp", "sqrt": "sqrt", "abs": "abs", "mean": "mean", "sum": "sum",

@@ -5,8 +5,9 @@ from __future__ import annotations
 import libcst as cst
 
 from .cst import STATEMENT, dotted, expr, load
+from ..evidence.cuts import NO_GRAD_MODES
 
-_MODES = {"no_grad", "inference_mode"}
+_MODES = NO_GRAD_MODES
 
 
 def _torch_alias(module: cst.Module) -> str | None:
