@@ -17,8 +17,8 @@ def diagnose(source: str, *, lang: str = "en", watch: bool = True):
 
 
 def watch(*args, **kwargs):
-    """Context manager recording provenance and silent problems in a script (see capture.watch)."""
-    from .capture.watch import watch as _watch
+    """Context manager recording provenance and silent problems in a script (see script_watch)."""
+    from .script_watch import watch as _watch
 
     return _watch(*args, **kwargs)
 

@@ -1,27 +1,55 @@
-"""nb-autograd diagnose|fix PATH: run a script the way a notebook cell runs, explain, patch."""
+"""nb-autograd diagnose|fix PATH: run a script (or a notebook) the way a notebook cell runs,
+explain its autograd error, patch it.
+
+Exit status, with and without --json: 0 the code ran clean and nothing was found; 1 it raised
+(an autograd error or any other) or a silent problem was found; 2 bad input (one line on stderr).
+"""
 from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
+import json
 import os
+import re
 import sys
 
+EXIT_CLEAN = 0
+EXIT_FOUND = 1
 EXIT_BAD_INPUT = 2
 
 
-def _read(path: str) -> str:
-    """The file's text, or SystemExit(2) with one clear line."""
+class BadInput(Exception):
+    """One line for stderr; exit status 2."""
+
+
+def _fail(message: str):
+    print(f"nb-autograd: {message}", file=sys.stderr)
+    raise SystemExit(EXIT_BAD_INPUT)
+
+
+def _read_text(path: str, what: str) -> str:
     if not os.path.exists(path):
-        _fail(f"{path}: no such file")
+        raise BadInput(f"{path}: no such file")
     if os.path.isdir(path):
-        _fail(f"{path}: is a directory, not a Python file")
+        raise BadInput(f"{path}: is a directory, not a {what}")
     try:
         with open(path, encoding="utf-8") as f:
-            source = f.read()
+            return f.read()
     except UnicodeDecodeError:
-        _fail(f"{path}: not UTF-8 text")
+        raise BadInput(f"{path}: not UTF-8 text") from None
     except OSError as exc:
-        _fail(f"{path}: {exc.strerror}")
+        raise BadInput(f"{path}: {exc.strerror}") from None
+
+
+def _read(path: str) -> str:
+    """The script's text, or SystemExit(2) with one clear line."""
+    try:
+        source = _read_text(path, "Python file")
+    except BadInput as exc:
+        _fail(str(exc))
+    if "\0" in source:
+        _fail(f"{path}: binary file, not Python source")
     try:
         compile(source, path, "exec")
     except SyntaxError as exc:
@@ -29,11 +57,6 @@ def _read(path: str) -> str:
     except ValueError as exc:
         _fail(f"{path}: does not parse: {exc}")
     return source
-
-
-def _fail(message: str):
-    print(f"nb-autograd: {message}", file=sys.stderr)
-    raise SystemExit(EXIT_BAD_INPUT)
 
 
 def _report(path: str, lang: str, watch: bool, quiet_stdout: bool):
@@ -51,46 +74,246 @@ def _report(path: str, lang: str, watch: bool, quiet_stdout: bool):
             sys.path.pop(0)
 
 
-def cmd_diagnose(args) -> int:
-    report = _report(args.path, args.lang, not args.no_watch, quiet_stdout=args.json)
-    if args.json:
-        print(report.to_json(indent=2))
-    else:
-        from .view.text import render
+def _status(report) -> int:
+    return EXIT_FOUND if report.error or report.diagnoses or report.findings else EXIT_CLEAN
 
-        print(report.error or "no error")
-        if report.error or report.findings:
-            print(render(report))
-    return 0
+
+def _failure(report):
+    capture = report.capture
+    return capture.failure if capture is not None else None
+
+
+def _ours(report) -> bool:
+    from .evidence.symptoms import is_autograd_error
+
+    failure = _failure(report)
+    return failure is not None and is_autograd_error(failure.error_type, failure.message)
+
+
+def _traceback(report) -> str:
+    """The script's traceback as far as its user frames go (library frames are left out)."""
+    import linecache
+
+    failure = _failure(report)
+    if failure is None:
+        return report.error or ""
+    out = ["Traceback (most recent call last; library frames left out):"]
+    for filename, line in failure.stack:
+        shown = os.path.relpath(filename) if os.path.isabs(filename) else filename
+        out.append(f'  File "{shown}", line {line}')
+        text = linecache.getline(filename, line).strip()
+        if text:
+            out.append(f"    {text}")
+    out.append(report.error)
+    return "\n".join(out)
+
+
+def _not_ours_line(report) -> str:
+    from .i18n import text
+
+    failure = _failure(report)
+    return text("ui.not_ours", report.lang, error_type=failure.error_type if failure else "this")
+
+
+def cmd_diagnose(args) -> int:
+    if args.path.endswith(".ipynb"):
+        return diagnose_notebook(args.path, args.json, args.lang)
+    report = _report(args.path, args.lang, not args.no_watch, quiet_stdout=args.json)
+    ours = _ours(report)
+    if args.json:
+        if report.error:
+            print(_traceback(report), file=sys.stderr)
+            if not ours:
+                print(_not_ours_line(report), file=sys.stderr)
+        print(report.to_json(indent=2))
+        return _status(report)
+    from .view.text import render
+
+    if report.error:
+        print(_traceback(report))
+        print(render(report, hint="ui.apply_hint_cli") if ours else _not_ours_line(report))
+    else:
+        print("no error")
+        if report.findings:
+            print(render(report, hint="ui.apply_hint_cli"))
+    return _status(report)
+
+
+def _rel(path: str) -> str:
+    return os.path.relpath(path).replace(os.sep, "/")
+
+
+def file_diff(old: str, new: str, path: str) -> str:
+    """A unified diff `git apply` and `patch -p1` take: `a/<path>`/`b/<path>` headers (path
+    relative to the working directory) and the no-newline marker where a file lacks one."""
+    rel = _rel(path)
+    out = []
+    for line in difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"a/{rel}", f"b/{rel}"):
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
 
 
 def cmd_fix(args) -> int:
+    from dataclasses import replace
+
     from .fixes.apply import pick_fix
 
+    if args.path.endswith(".ipynb"):
+        _fail(f"{args.path}: fix takes a Python file; in a notebook use %gradfix")
     report = _report(args.path, args.lang, True, quiet_stdout=True)
+    status = _status(report)
+    if report.top is None and report.findings:  # a silent problem: its fixes are the findings'
+        report = replace(report, diagnoses=report.findings)
+    if report.error and not _ours(report):
+        print(_not_ours_line(report), file=sys.stderr)
+        return status
     fix = pick_fix(report, args.index)
     if isinstance(fix, str):
         print(fix, file=sys.stderr)
-        return 1
-    print(fix.diff, end="" if fix.diff.endswith("\n") else "\n")
+        return status
+    target = fix.target.file or os.path.abspath(args.path)
+    original = _read(args.path) if os.path.abspath(target) == os.path.abspath(args.path) \
+        else _read_text(target, "Python file")
+    diff = file_diff(original, fix.patched_source, target)
+    print(diff, end="")
     if args.write:
-        os.replace(args.path, args.path + ".orig")
-        with open(args.path, "w", encoding="utf-8") as f:
+        os.replace(target, target + ".orig")
+        with open(target, "w", encoding="utf-8") as f:
             f.write(fix.patched_source)
-        print(f"nb-autograd: wrote {args.path} (original kept as {args.path}.orig)", file=sys.stderr)
-    return 0
+        print(f"nb-autograd: wrote {_rel(target)} (original kept as {_rel(target)}.orig)", file=sys.stderr)
+    return status
+
+
+# notebooks ------------------------------------------------------------------------------
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+_PROBE = """\
+import json as _nba_json, nb_autograd as _nba
+_nba_r = _nba.last_report()
+_nba_d = _nba_r.to_dict() if _nba_r is not None else None
+if _nba_d is not None:
+    from nb_autograd.view.text import render as _nba_render
+    _nba_d["text"] = _nba_render(_nba_r)
+print("\\n@@nb-autograd@@" + _nba_json.dumps(_nba_d, ensure_ascii=False))
+"""
+
+
+def read_notebook(path: str) -> list[tuple[int, str, str]]:
+    """(index in the file, cell id, source) of each code cell; BadInput when not a notebook."""
+    raw = _read_text(path, "notebook")
+    try:
+        nb = json.loads(raw)
+    except ValueError as exc:
+        raise BadInput(f"{path}: not a notebook (invalid JSON: {exc})") from None
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        version = nb.get("nbformat") if isinstance(nb, dict) else None
+        extra = f" (nbformat {version}; only nbformat 4 is read)" if isinstance(version, int) and version < 4 else ""
+        raise BadInput(f"{path}: not a notebook (no list of cells){extra}")
+    cells = []
+    for index, cell in enumerate(nb["cells"]):
+        if not isinstance(cell, dict):
+            raise BadInput(f"{path}: not a notebook (cell {index} is not an object)")
+        if cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else str(source)
+        cell_id = cell.get("id") if isinstance(cell.get("id"), str) and cell.get("id") else f"cell-{index}"
+        cells.append((index, cell_id, source))
+    return cells
+
+
+def _probe(kernel) -> dict | None:
+    result = kernel.run(_PROBE, cell_id=None, timeout=120)
+    for line in reversed(result.stdout.splitlines()):
+        if line.startswith("@@nb-autograd@@"):
+            return json.loads(line[len("@@nb-autograd@@"):])
+    return None
+
+
+def _with_cell_index(data: dict, cells: list[tuple[int, str, str]], failing_index: int | None) -> dict:
+    """`where.cell_index`: the cell in the file the diagnosis points at (found by its cell id;
+    else the failing cell)."""
+    by_id = {cell_id: index for index, cell_id, _ in cells}
+    for d in data.get("diagnoses", []):
+        where = d.get("where")
+        if not isinstance(where, dict):
+            where = d["where"] = {}
+        where["cell_index"] = by_id.get(where.get("cell_id"), failing_index)
+    return data
+
+
+def diagnose_notebook(path: str, as_json: bool, lang: str) -> int:
+    from .evidence.symptoms import is_autograd_error
+    from .kernel import Kernel, NoKernel
+
+    try:
+        cells = read_notebook(path)
+    except BadInput as exc:
+        _fail(str(exc))
+    try:
+        kernel = Kernel(os.path.dirname(os.path.abspath(path)))
+    except NoKernel as exc:
+        _fail(f"no Jupyter kernel could be started ({exc})")
+    with kernel:
+        setup = kernel.run(f"%load_ext nb_autograd\n%nb_autograd lang {lang}\n", cell_id=None, timeout=120)
+        if setup.error:
+            _fail(f"the kernel could not load nb_autograd ({setup.error[0]}: {setup.error[1]})")
+        for index, cell_id, source in cells:
+            try:
+                result = kernel.run(source, cell_id=cell_id)
+            except TimeoutError as exc:
+                print(f"nb-autograd: {exc}", file=sys.stderr)
+                return EXIT_FOUND
+            if result.error is None:
+                continue
+            ename, evalue = result.error
+            error = f"{ename}: {evalue}"
+            traceback = _ANSI.sub("", "\n".join(result.traceback)) if result.traceback else error
+            ours = is_autograd_error(ename, evalue)
+            data = _probe(kernel) if ours and not result.died else None
+            if data is not None and data.get("error") is None:  # an earlier %%gradwatch report, not this one
+                data = None
+            explanation = (data or {}).pop("text", "")
+            data = _with_cell_index(data or {"error": error, "diagnoses": []}, cells, index)
+            heading = f"nb-autograd: {os.path.basename(path)}, cell {index} (id {cell_id}) raised"
+            if as_json:
+                print(heading, file=sys.stderr)
+                print(traceback, file=sys.stderr)
+                print(json.dumps(data, ensure_ascii=False, indent=2))
+            else:
+                print(heading)
+                print(traceback)
+                if explanation:
+                    print(explanation)
+                elif not ours:
+                    from .i18n import text
+                    print(text("ui.not_ours", lang, error_type=ename))
+            return EXIT_FOUND
+        data = _probe(kernel)  # %%gradwatch findings in cells that ran clean
+    explanation = (data or {}).pop("text", "") if data else ""
+    found = bool(data and data.get("diagnoses"))
+    data = _with_cell_index(data, cells, None) if found else {"error": None, "diagnoses": []}
+    if as_json:
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        print("no error")
+        if found:
+            print(explanation)
+    return EXIT_FOUND if found else EXIT_CLEAN
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="nb-autograd", description=__doc__)
+    parser = argparse.ArgumentParser(prog="nb-autograd", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    d = sub.add_parser("diagnose", help="run PATH and explain its autograd error")
+    d = sub.add_parser("diagnose", help="run PATH (a script or a .ipynb notebook) and explain its autograd error")
     d.add_argument("path")
     d.add_argument("--json", action="store_true", help="machine-readable output")
     d.add_argument("--lang", choices=("en", "zh"), default="en")
     d.add_argument("--no-watch", action="store_true", help="skip the provenance watcher")
     d.set_defaults(run=cmd_diagnose)
-    f = sub.add_parser("fix", help="print the first fix for PATH as a diff")
+    f = sub.add_parser("fix", help="print the first fix for PATH as a diff (git apply / patch -p1)")
     f.add_argument("path")
     f.add_argument("--index", type=int, default=1, help="which fix (1 = the best)")
     f.add_argument("--write", action="store_true", help="write the patched file, keep PATH.orig")

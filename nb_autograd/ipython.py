@@ -11,13 +11,41 @@ import sys
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 
 from .capture.backwards import RECORDER, is_user_file
-from .capture.failure import read_failure
-from .capture.records import Capture
 from .capture.session import SESSION
-from .evidence.symptoms import classify
+from .evidence.symptoms import is_autograd_error
 from .i18n import check_language, current_language, set_language, text
-from .pipeline import analyze
-from .view.display import show
+
+# Imported on first use, or while the kernel is idle after loading (`_warm`): loading stays
+# light, and the first explanation does not pay for LibCST and the view.
+WARM = ("nb_autograd.pipeline", "nb_autograd.rules.registry", "nb_autograd.view.display", "nb_autograd.view.widget",
+        "nb_autograd.fixes.plan")
+WARM_AFTER_S = 1.0
+
+
+def analyze(*args, **kwargs):
+    from .pipeline import analyze as _analyze
+
+    return _analyze(*args, **kwargs)
+
+
+def show(*args, **kwargs):
+    from .view.display import show as _show
+
+    return _show(*args, **kwargs)
+
+
+def _warm(loop, left: list[str]) -> None:
+    """Import one module of the explanation path, then let the kernel serve what waits."""
+    import importlib
+
+    try:
+        module = importlib.import_module(left.pop(0))
+        if module.__name__.endswith("registry"):
+            module.all_rules()
+    except Exception:
+        left.clear()
+    if left:
+        loop.call_later(0.05, _warm, loop, left)
 
 _active: "Extension | None" = None
 
@@ -27,6 +55,24 @@ def _cell_id(shell) -> str | None:
         return (shell.get_parent() or {}).get("metadata", {}).get("cellId")
     except Exception:
         return None
+
+
+def _native(tb):
+    """The traceback as it would be without us: the recorder's frames left out entirely
+    (not even IPython's "skipping hidden frames" line)."""
+    import types
+
+    from .capture import backwards
+
+    frames = []
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename != backwards.__file__:
+            frames.append(tb)
+        tb = tb.tb_next
+    out = None
+    for t in reversed(frames):
+        out = types.TracebackType(out, t.tb_frame, t.tb_lasti, t.tb_lineno)
+    return out
 
 
 class Extension:
@@ -51,6 +97,9 @@ class Extension:
         self.shell.events.register("pre_run_cell", self._pre_run_cell)
         self.shell.events.register("post_run_cell", self._post_run_cell)
         self.shell.register_magics(GradMagics(self.shell, self))
+        loop = getattr(getattr(self.shell, "kernel", None), "io_loop", None)
+        if hasattr(loop, "call_later"):
+            loop.call_later(WARM_AFTER_S, _warm, loop, list(WARM))
 
     def uninstall(self) -> None:
         if self.shell.CustomTB is self.installed_tb:  # only if nobody chained after us
@@ -95,10 +144,10 @@ class Extension:
 
     # the hook ----------------------------------------------------------------------
     def _handler(self, shell, etype, value, tb, tb_offset=None):
-        mine = issubclass(etype, RuntimeError) and classify("RuntimeError", str(value)) is not None
+        mine = is_autograd_error(etype, str(value))
         if not mine and self.previous_handler is not None and issubclass(etype, self.previous_types):
             return self.previous_handler(etype, value, tb, tb_offset=tb_offset)
-        shell.showtraceback((etype, value, tb), tb_offset=tb_offset, running_compiled_code=True)
+        shell.showtraceback((etype, value, _native(tb)), tb_offset=tb_offset, running_compiled_code=True)
         if not mine:
             return None
         try:
@@ -124,7 +173,7 @@ class Extension:
 
     def run_watched(self, cell: str, args: list[str]) -> None:
         """%%gradwatch: run `cell` in the user namespace under the watcher."""
-        from .capture.watch import Watcher
+        from .capture.run import Run
 
         lang, quiet = None, "--quiet" in args
         if "--lang" in args and args.index("--lang") + 1 < len(args):
@@ -134,36 +183,29 @@ class Extension:
         code = compile(transformed, filename, "exec")
         self.watch_filenames.add(filename)
         SESSION.describe(filename, transformed, cell=self.shell.execution_count)
-        watcher = Watcher(filename, top_code=code)
+        run = Run(filename, transformed, self.shell.user_ns, top_code=code, in_session=True)
         try:
-            watcher.start()
-            exec(code, self.shell.user_ns)
+            with run:
+                exec(code, self.shell.user_ns)
         except Exception as exc:
-            watcher.stop()
             try:
-                self.pending[id(exc)] = self.explain(exc, exc.__traceback__, watcher.origin, filename, True, lang)
+                self.pending[id(exc)] = analyze(run.capture, lang, cell_id=_cell_id(self.shell))
             except Exception:
                 pass
             raise
-        finally:
-            watcher.stop()
-        calls = RECORDER.calls(filename, unit=SESSION.count)
-        capture = Capture(source=transformed, filename=filename, failure=None, backwards=calls, watched=True,
-                          silent=watcher.silent_findings(calls, self.shell.user_ns))
-        report = analyze(capture, lang, cell_id=_cell_id(self.shell))
+        report = analyze(run.capture, lang, cell_id=_cell_id(self.shell))
         if report.findings:
             self.last_report = report
             show(report, self.shell)
         elif not quiet:
-            print(text("ui.watch_clean", report.lang, calls=len(calls)))
+            print(text("ui.watch_clean", report.lang, calls=len(run.capture.backwards)))
 
-    def explain(self, value, tb, origin=None, filename=None, watched=False, lang=None):
-        filename = filename or self._cell_filename(tb)
+    def explain(self, value, tb):
+        from .capture.run import failure_capture
+
+        filename = self._cell_filename(tb)
         source = self._describe(filename) if filename else ""
-        names = source + "".join(s.text for s in SESSION.units)  # the names that may hold tensors
-        failure = read_failure(value, tb, filename or "", names, RECORDER, origin)
-        capture = Capture(source=source, filename=filename or "", failure=failure, watched=watched)
-        return analyze(SESSION.with_program(capture), lang, cell_id=_cell_id(self.shell))
+        return analyze(failure_capture(value, tb, filename or "", source), cell_id=_cell_id(self.shell))
 
 
 @magics_class

@@ -18,6 +18,7 @@ class CellResult:
     stdout: str = ""
     stderr: str = ""
     error: tuple[str, str] | None = None          # (ename, evalue)
+    traceback: tuple[str, ...] = ()               # the error's traceback lines as the front end gets them
     displays: list[dict] = field(default_factory=list)  # mime bundles, in order
     seconds: float = 0.0
     died: bool = False
@@ -60,6 +61,7 @@ class Kernel:
                 setattr(out, c["name"], getattr(out, c["name"], "") + c["text"])
             elif kind == "error":
                 out.error = (c["ename"], c["evalue"])
+                out.traceback = tuple(c.get("traceback", ()))
             elif kind in ("display_data", "execute_result"):
                 out.displays.append(c["data"])
             elif kind == "status" and c["execution_state"] == "idle":

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .capture.records import Capture
 from .evidence import build
+from .evidence.symptoms import is_autograd_error
 from .explain import error_line, explain, trace_sentence, unrecognised
 from .i18n import check_language, current_language
 from .report import Report
@@ -11,6 +12,11 @@ from .rules.registry import run_rules
 
 def analyze(capture: Capture, lang: str | None = None, cell_id: str | None = None) -> Report:
     lang = check_language(lang or current_language())
+    failure = capture.failure
+    if failure is not None and not is_autograd_error(failure.error_type, failure.message):
+        # not ours: the error line and nothing else (no diagnosis, no "unrecognised pattern")
+        return Report(error=error_line(capture), source=capture.source, lang=lang, watched=capture.watched,
+                      cell_id=cell_id, capture=capture)
     evidence = build(capture)
     hits = run_rules(evidence)
     diagnoses = explain(hits, evidence, lang)

@@ -19,6 +19,9 @@ import torch
 import torch.autograd.graph as _graph
 
 _next_id = torch._C._autograd._get_sequence_nr  # nodes made later get higher ids
+# Not torch.compiler.disable: that imports torch._dynamo (about 1 s at %load_ext) and puts a
+# frame of its own into every backward traceback.
+_is_compiling = torch.compiler.is_compiling
 
 from . import touch
 from .graph import node_id
@@ -94,9 +97,10 @@ class BackwardRecorder:
         original = _graph._engine_run_backward
         recorder = self
 
-        @torch.compiler.disable
         def _engine_run_backward(t_outputs, *args, **kwargs):
             __tracebackhide__ = True  # IPython leaves our frames out of the user's traceback
+            if _is_compiling():  # dynamo is tracing: be torch's own function, nothing recorded
+                return original(t_outputs, *args, **kwargs)
             try:
                 roots = recorder._record(t_outputs, args, kwargs)
             except Exception:  # recording must never change what the user's code does

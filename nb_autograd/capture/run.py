@@ -1,4 +1,6 @@
-"""Run a source text the way a notebook cell runs, and capture what happened."""
+"""The one seam where the user's code runs under capture: a notebook cell (the exception
+hook), `%%gradwatch`, a script (`diagnose`, the CLI) and a `with nb_autograd.watch():` block
+all end in a `Capture` made here, in one vocabulary."""
 from __future__ import annotations
 
 import linecache
@@ -6,12 +8,76 @@ import linecache
 from .backwards import RECORDER
 from .failure import read_failure
 from .records import Capture, Source
-from .session import inner_frames, user_files
+from .session import SESSION, inner_frames, user_files
+from .watch import Watcher
 
 
 def register_source(filename: str, source: str) -> None:
     """Make tracebacks and our line lookups see `source` under `filename`."""
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+
+
+def failure_capture(exc: BaseException, tb, filename: str, source: str, *, origin=None, watched: bool = False,
+                    in_session: bool = True) -> Capture:
+    """An error raised by the unit `filename` (`source`), read while `tb` is alive."""
+    names = source + "".join(s.text for s in SESSION.units) if in_session else source  # names that may hold tensors
+    failure = read_failure(exc, tb, filename, names, RECORDER, origin)
+    return _placed(Capture(source=source, filename=filename, failure=failure, watched=watched), in_session)
+
+
+def _placed(capture: Capture, in_session: bool) -> Capture:
+    """With the program around it: the session's runs (a notebook), or the script and the
+    user files on its stacks."""
+    if in_session:
+        return SESSION.with_program(capture)
+    calls = RECORDER.calls(capture.filename)
+    stacks = ([capture.failure.stack] if capture.failure else []) + [c.stack for c in calls]
+    frames = [f for stack in stacks for f in inner_frames(stack, {capture.filename})]
+    sources = user_files(frames, skip={capture.filename}) + (Source(key=capture.filename, text=capture.source),)
+    return Capture(source=capture.source, filename=capture.filename, failure=capture.failure, backwards=calls,
+                   watched=capture.watched, silent=capture.silent, sources=sources)
+
+
+class Run:
+    """`with Run(...) as run: exec(...)`; afterwards `run.capture` says what happened (the
+    exception still propagates). Outside a notebook session (`in_session=False`) the recorder
+    is taken and reset for the run alone; `close()` gives it back."""
+
+    def __init__(self, filename: str, source: str, namespace: dict | None = None, *, watch: bool = True,
+                 top_code=None, in_session: bool = False):
+        self.filename, self.source, self.namespace, self.in_session = filename, source, namespace, in_session
+        self.watcher = Watcher(filename, top_code=top_code) if watch else None
+        self.capture: Capture | None = None
+
+    def __enter__(self) -> "Run":
+        if not self.in_session:
+            RECORDER.acquire()
+            RECORDER.reset()
+        if self.watcher is not None:
+            self.watcher.start()
+        return self
+
+    def __exit__(self, etype, value, tb) -> bool:
+        watcher = self.watcher
+        if watcher is not None:
+            watcher.stop()
+        origin = watcher.origin if watcher is not None else None
+        if isinstance(value, Exception):
+            self.capture = failure_capture(value, tb, self.filename, self.source, origin=origin,
+                                           watched=watcher is not None, in_session=self.in_session)
+        elif value is None:
+            calls = RECORDER.calls(self.filename, unit=SESSION.count if self.in_session else None)
+            silent = watcher.silent_findings(calls, self.namespace) if watcher is not None else ()
+            capture = Capture(source=self.source, filename=self.filename, failure=None, backwards=calls,
+                              watched=watcher is not None, silent=silent)
+            self.capture = capture if self.in_session else _placed(capture, False)
+        self.namespace = value = tb = None
+        return False
+
+    def close(self) -> None:
+        if not self.in_session:
+            RECORDER.reset()
+            RECORDER.release()
 
 
 def run_source(source: str, filename: str = "<nb_autograd>", watch: bool = True) -> Capture:
@@ -22,35 +88,13 @@ def run_source(source: str, filename: str = "<nb_autograd>", watch: bool = True)
     code = compile(source, filename, "exec")
     register_source(filename, source)
     namespace = {"__name__": "__main__", "__file__": filename, "__builtins__": __builtins__}
-    watcher = None
-    if watch:
-        from .watch import Watcher
-        watcher = Watcher(filename, top_code=code)
-    RECORDER.acquire()
-    RECORDER.reset()
-    failure = None
+    run = Run(filename, source, namespace, watch=watch, top_code=code)
     try:
-        if watcher is not None:
-            watcher.start()
-        try:
+        with run:
             exec(code, namespace)
-        except Exception as exc:  # the user's error is the subject, not ours
-            origin = watcher.origin if watcher is not None else None
-            failure = read_failure(exc, exc.__traceback__, filename, source, RECORDER, origin)
-            exc.__traceback__ = None
-            del exc
-        finally:
-            if watcher is not None:
-                watcher.stop()
-        calls = RECORDER.calls(filename)
-        silent = watcher.silent_findings(calls, namespace) if watcher is not None and failure is None else ()
+    except Exception:  # the user's error is the subject: it is in run.capture
+        pass
     finally:
-        RECORDER.reset()
-        RECORDER.release()
+        run.close()
         namespace.clear()
-    stacks = [failure.stack] if failure else []
-    stacks += [c.stack for c in calls]
-    frames = [f for stack in stacks for f in inner_frames(stack, {filename})]
-    sources = user_files(frames, skip={filename}) + (Source(key=filename, text=source),)
-    return Capture(source=source, filename=filename, failure=failure, backwards=calls,
-                   watched=watcher is not None, silent=silent, sources=sources)
+    return run.capture

@@ -49,9 +49,27 @@ def _device_details(message: str) -> list[tuple[str, str]]:
     return []
 
 
+_TYPES = frozenset({"RuntimeError", "ValueError", "TypeError"})
+
+
+def is_autograd_error(error, message: str | None = None) -> bool:
+    """The one judgement of "is this ours", shared by the IPython hook, `diagnose()`, the CLI
+    and notebooks: True when the error is one of the autograd symptoms above.
+
+    `error` is an exception, its class, or its class name (as `Failure.error_type` and a
+    kernel's `ename` hold it); `message` defaults to `str(error)` for an exception. Anything
+    else (a ValueError, an IndexError, a shape mismatch, the user's own RuntimeError) is not
+    ours: it keeps its traceback and gets no diagnosis."""
+    if isinstance(error, BaseException):
+        name, message = type(error).__name__, str(error) if message is None else message
+    else:
+        name = error.__name__ if isinstance(error, type) else str(error)
+    return classify(name, message or "") is not None
+
+
 def classify(error_type: str, message: str) -> Symptom | None:
     """Which autograd symptom a (type, message) pair is, with what the message says."""
-    if error_type not in {"RuntimeError", "ValueError", "TypeError"}:
+    if error_type not in _TYPES:
         return None
     for symptom, pattern in _PATTERNS:
         if re.search(pattern, message):

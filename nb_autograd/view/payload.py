@@ -30,6 +30,16 @@ def cell_lines(source: str, cause: int | None, related: tuple = ()) -> list[dict
     return out
 
 
+def _target(report: Report, fix) -> str:
+    """"In [3]" when a fix is for another cell than the failing one ("" for that one)."""
+    place = fix.target
+    if place.file:
+        return place.file.rsplit("/", 1)[-1]
+    if place.cell is not None and place.cell_id != report.cell_id:
+        return f"In [{place.cell}]"
+    return ""
+
+
 def diagnosis(report: Report, d: Diagnosis, top: bool) -> dict:
     return {
         "cause": d.cause, "title": d.title, "what": d.what or d.explanation, "why": d.why,
@@ -37,7 +47,7 @@ def diagnosis(report: Report, d: Diagnosis, top: bool) -> dict:
         "lines": cell_lines(d.context or report.source, d.line, d.related),
         "fixes": [{"kind": f.kind, "title": f.title, "diff": f.diff, "source": f.patched_source.rstrip("\n"),
                    "note": f.note, "magic": f"%gradfix {i}" if top else "", "cell_id": f.target.cell_id or "",
-                   "file": f.target.file or ""}
+                   "file": f.target.file or "", "target": _target(report, f)}
                   for i, f in enumerate(d.fixes, 1)],
     }
 

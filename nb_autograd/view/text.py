@@ -7,15 +7,16 @@ from ..i18n import text
 from ..report import Diagnosis, Report
 
 
-def _source_line(report: Report, line: int | None) -> str:
-    lines = report.source.splitlines()
+def _source_line(report: Report, d: Diagnosis) -> str:
+    """The diagnosis's line as written, in the cell or file it is in."""
+    line, lines = d.line, (d.context or report.source).splitlines()
     return lines[line - 1].strip() if line and 0 < line <= len(lines) else ""
 
 
 def _diagnosis(report: Report, d: Diagnosis, rank: int, lang: str, show_fixes: bool) -> list[str]:
     out = [f"{rank}. {d.title}  [{d.cause}]"]
     if d.line:
-        out.append(f"   {text('ui.line', lang)} {d.line} | {_source_line(report, d.line)}")
+        out.append(f"   {text('ui.line', lang)} {d.line} | {_source_line(report, d)}")
     for part in (d.what, d.why):
         out += textwrap.wrap(part, 88, initial_indent="   ", subsequent_indent="   ")
     if show_fixes and d.fixes:
@@ -30,7 +31,9 @@ def _diagnosis(report: Report, d: Diagnosis, rank: int, lang: str, show_fixes: b
     return out
 
 
-def render(report: Report, show_fixes: bool = True) -> str:
+def render(report: Report, show_fixes: bool = True, hint: str = "ui.apply_hint") -> str:
+    """`hint`: how to apply a fix where the text is read (`%gradfix` in IPython; the command
+    line has its own)."""
     lang = report.lang
     if report.error and not report.diagnoses:
         lines = [text('ui.heading', lang), text('ui.unknown', lang)]
@@ -41,5 +44,5 @@ def render(report: Report, show_fixes: bool = True) -> str:
     if report.trace:
         out += textwrap.wrap(f"{text('ui.trace', lang)}: {report.trace}", 88)
     if report.diagnoses and report.diagnoses[0].fixes:
-        out.append(text("ui.apply_hint", lang))
+        out.append(text(hint, lang))
     return "\n".join(out)

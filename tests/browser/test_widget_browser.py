@@ -95,13 +95,13 @@ def test_widget_explains_draws_and_applies(page):
     page.wait_for_function("el => el.querySelector('.nba-head b').textContent.includes('nb_autograd') && "
                            "/[\\u4e00-\\u9fff]/.test(el.querySelector('.nba-title').textContent)",
                            arg=widget.element_handle(), timeout=30_000)
-    assert widget.locator('button[data-act="insert"]').first.inner_text() == "插入到下方"
+    assert widget.locator('button[data-act="insert"]').first.inner_text() == "插入到本单元格下方"
     if prefix == "lab":
         shot(widget, f"{prefix}-light-zh")
     set_theme(page, dark=True)
     shot(widget, f"{prefix}-dark-zh")
     widget.locator('button[data-lang="en"]').click()
-    page.wait_for_function("el => el.querySelector('button[data-act=insert]')?.textContent === 'Insert below'",
+    page.wait_for_function("el => el.querySelector('button[data-act=insert]')?.textContent === 'Insert below this cell'",
                            arg=widget.element_handle(), timeout=30_000)
     if prefix == "lab":
         shot(widget, f"{prefix}-dark-en")

@@ -39,3 +39,24 @@ def test_versions_and_devices_are_read_from_the_message():
 def test_other_errors_are_not_ours():
     assert classify("RuntimeError", "boom") is None
     assert classify("KeyError", "Trying to backward through the graph a second time") is None
+
+
+def test_is_autograd_error_is_one_judgement_for_exceptions_classes_and_names():
+    from nb_autograd.evidence.symptoms import is_autograd_error
+
+    ours = RuntimeError("Trying to backward through the graph a second time (or directly access saved tensors)")
+    assert is_autograd_error(ours)
+    assert is_autograd_error(RuntimeError, str(ours)) and is_autograd_error("RuntimeError", str(ours))
+    for foreign in (ValueError("bad config"), IndexError("index 5 is out of bounds"), RuntimeError("checkpoint missing"),
+                    RuntimeError("mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"),
+                    KeyError("Trying to backward through the graph a second time")):
+        assert not is_autograd_error(foreign), foreign
+        assert not is_autograd_error(type(foreign).__name__, str(foreign))
+
+
+def test_diagnose_leaves_a_foreign_error_alone():
+    from nb_autograd.pipeline import diagnose
+
+    report = diagnose("raise RuntimeError('checkpoint missing')\n", watch=False)
+    assert report.error == "RuntimeError: checkpoint missing"
+    assert (report.diagnoses, report.findings, report.unrecognised) == ((), (), "")

@@ -61,11 +61,11 @@ def test_cli_prints_the_diff_and_writes_only_when_asked(tmp_path: Path):
     script = tmp_path / "train.py"
     script.write_text(EXAMPLE.code, encoding="utf-8")
     shown = _cli(str(script), cwd=tmp_path)
-    assert shown.returncode == 0, shown.stderr
-    assert shown.stdout.startswith("--- a/cell\n+++ b/cell\n") and "-    loss.backward()\n+loss.backward()\n" in shown.stdout
+    assert shown.returncode == 1, shown.stderr  # the script raised: the CLI's exit status says so
+    assert shown.stdout.startswith("--- a/train.py\n+++ b/train.py\n") and "-    loss.backward()\n+loss.backward()\n" in shown.stdout
     assert script.read_text(encoding="utf-8") == EXAMPLE.code
     written = _cli(str(script), "--index", "2", "--write", cwd=tmp_path)
-    assert written.returncode == 0, written.stderr
+    assert written.returncode == 1, written.stderr
     assert "step_loss.backward()" in script.read_text(encoding="utf-8")
     assert (tmp_path / "train.py.orig").read_text(encoding="utf-8") == EXAMPLE.code
 

@@ -45,7 +45,7 @@ def test_language_switch_re_explains_from_the_catalogs(report):
     widget = make_widget(report)
     english = widget.view["diagnoses"][0]["title"]
     widget.lang = "zh"
-    assert widget.view["lang"] == "zh" and widget.view["words"]["insert"] == "插入到下方"
+    assert widget.view["lang"] == "zh" and widget.view["words"]["insert"] == "插入到{target}下方"
     chinese = nb_autograd.diagnose(BAD[0].code, lang="zh").top.title
     assert widget.view["diagnoses"][0]["title"] == chinese != english
     assert widget.report.lang == "zh"

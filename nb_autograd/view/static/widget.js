@@ -65,11 +65,12 @@ function diffView(diff, source) {
 function fixView(model, fix, n, w, canEdit) {
   const status = h('div', { class: 'nba-status', role: 'status' });
   const magic = fix.magic || fmt(w.magic_insert, { n });
-  const say = (key) => { status.textContent = fmt(w[key], { magic, n }); status.dataset.state = key; };
+  const target = fix.target || w.this_cell;
+  const say = (key) => { status.textContent = fmt(w[key], { magic, n, target }); status.dataset.state = key; };
   const act = (mode) => () => say(applyFix(model, fix, mode));
   const buttons = canEdit && !fix.file ? [
-    h('button', { class: 'nba-btn primary', 'data-act': 'insert', onclick: act('insert') }, w.insert),
-    h('button', { class: 'nba-btn', 'data-act': 'replace', onclick: act('replace') }, w.replace)] : [];
+    h('button', { class: 'nba-btn primary', 'data-act': 'insert', onclick: act('insert') }, fmt(w.insert, { target })),
+    h('button', { class: 'nba-btn', 'data-act': 'replace', onclick: act('replace') }, fmt(w.replace, { target }))] : [];
   buttons.push(h('button', { class: 'nba-btn', 'data-act': 'copy',
     onclick: async () => say((await copyText(fix.source)) ? 'copied' : 'copy_failed') }, w.copy));
   if (!canEdit) say('no_notebook');
