@@ -6,11 +6,12 @@ from dataclasses import replace
 
 from .capture.records import Capture, Place
 from .evidence import Evidence
-from .fixes import propose
+from .fixes.plan import build
 from .fixes.cst import unified_diff
 from .i18n import has, text
 from .report import Diagnosis, Fix
 from .rules.base import Hit
+from .rules.registry import rule_for
 
 
 def place_words(place: Place, lang: str) -> str:
@@ -54,6 +55,12 @@ def _placed(fix: Fix, evidence: Evidence, root: int | None) -> Fix | None:
                    target=evidence.unit_place(target))
 
 
+def propose(hit: Hit, evidence: Evidence, lang: str) -> tuple[Fix, ...]:
+    """The rule's ranked plans made into checked fixes; () when none is safe."""
+    make = getattr(rule_for(hit.cause), "plans", None)
+    return build(evidence.capture.source, lang, make(hit, evidence)) if make else ()
+
+
 def diagnosis(hit: Hit, evidence: Evidence, lang: str) -> Diagnosis:
     facts = dict(hit.facts)
     facts.setdefault("line", str(hit.line))
@@ -67,7 +74,7 @@ def diagnosis(hit: Hit, evidence: Evidence, lang: str) -> Diagnosis:
     what, why = pick("what"), pick("why")
     try:
         fixes = tuple(f for f in (_placed(f, evidence, hit.line) for f in propose(hit, evidence, lang)) if f)
-    except Exception:
+    except Exception:  # a fix that cannot be made is left out; the explanation stands
         fixes = ()
     place, related, context = evidence.place(hit.line), hit.related, ""
     if evidence.joined or place.cell is not None:

@@ -7,7 +7,9 @@ text, a function defined earlier is found under the key its code objects carry.
 """
 from __future__ import annotations
 
+import ast
 import os
+import sys
 from collections import deque
 from dataclasses import replace
 
@@ -54,7 +56,9 @@ class Session:
         keys = {s.key for s in cells}
         stacks = [capture.failure.stack] if capture.failure else []
         stacks += [c.stack for c in RECORDER.calls()]
-        files = user_files([f for stack in stacks for f in inner_frames(stack, keys)], skip=keys)
+        frames = [f for stack in stacks for f in inner_frames(stack, keys)]
+        frames += [(path, 0) for path in imported_files(cells)]
+        files = user_files(frames, skip=keys)
         return replace(capture, sources=files + cells, backwards=RECORDER.calls(capture.filename))
 
 
@@ -64,6 +68,25 @@ def inner_frames(stack, keys) -> tuple:
     names = [k for k, _ in stack]
     first = next((i for i, k in enumerate(names) if k in keys), None)
     return () if first is None else tuple(stack[first:])
+
+
+def imported_files(cells) -> list[str]:
+    """The user's own modules the cells import (`from trainlib import train`): their code
+    runs as part of the notebook even when no frame of theirs is on a stack."""
+    out = []
+    for source in cells:
+        try:
+            tree = ast.parse(source.text)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+            for name in names:
+                path = getattr(sys.modules.get(name), "__file__", None)
+                if path and is_user_file(path):
+                    out.append(path)
+    return out
 
 
 def user_files(frames, skip=frozenset()) -> tuple[Source, ...]:

@@ -217,7 +217,10 @@ def build(capture: Capture) -> Evidence:
     symptom = classify(failure.error_type, failure.message) if failure else None
     if failure is None and capture.silent:  # the watcher saw problems though nothing raised
         symptom = Symptom("silent")
-    program = build_program(capture) if symptom is not None and symptom.id != "silent" else None
+    # a freed graph is found by what assigned it; a cut or an in-place change may come from
+    # any cell that used the object (`p.requires_grad = False` over `net.parameters()`)
+    program = build_program(capture, users=symptom.id != "second_backward") \
+        if symptom is not None and symptom.id != "silent" else None
     if program is not None and len(program.pieces) > 1:
         capture = program_capture(capture, program)
     return Evidence(capture=capture, code=read_code(capture.source), symptom=symptom, program=program)

@@ -6,6 +6,7 @@ a cell by hand is iterating it. Lines map back to places (In [n] / a file, and a
 from __future__ import annotations
 
 import ast
+import builtins
 import difflib
 from dataclasses import dataclass, replace
 
@@ -16,6 +17,7 @@ RERUN = "for _nb_autograd_rerun in range({}):"
 INDENT = "    "
 MAX_PIECES = 40
 MAX_CALLS = 500
+_BUILTIN_NAMES = frozenset(dir(builtins)) | {"torch", "nn", "F", "np"}  # read everywhere: say nothing
 
 
 @dataclass(frozen=True)
@@ -156,8 +158,9 @@ def _tail_period(texts: list[str]) -> tuple[int, int]:
     return 1, 1
 
 
-def build_program(capture: Capture) -> Program | None:
-    """The program behind a failure in a notebook, or None (a script, or nothing to join)."""
+def build_program(capture: Capture, users: bool = True) -> Program | None:
+    """The program behind a failure in a notebook, or None (a script, or nothing to join).
+    `users`: also the runs that used (not only assigned) what the failing run reads."""
     failure = capture.failure
     if failure is None or not capture.sources:
         return None
@@ -177,8 +180,13 @@ def build_program(capture: Capture) -> Program | None:
             files[s.key] = s
         elif s is not None:
             chosen.add(s.unit)
-    # the runs that last assigned a name the chosen ones read, before them
+    # the runs that last assigned a name the chosen ones read, before them; and the runs that
+    # used an object the failing run reads (`for p in net.parameters(): p.requires_grad = False`
+    # changes `net` without assigning it)
     names = {s.unit: _names(s.text) for s in history}
+    used = names[failing.unit][1] - names[failing.unit][0]
+    if users:
+        chosen |= {u for u, (_, read) in names.items() if u < failing.unit and read & used - _BUILTIN_NAMES}
     for _ in range(4):
         grown = set(chosen)
         for unit in chosen:

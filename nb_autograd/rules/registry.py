@@ -12,17 +12,31 @@ GROUPS = ("second_backward", "errors", "silent")
 _rules: list[ModuleType] | None = None
 
 
+def is_rule_module(name: str) -> bool:
+    """Rules are the modules of a group; `_helpers` and `*_examples` only serve them."""
+    return not name.startswith("_") and not name.endswith("_examples")
+
+
+def checked(module: ModuleType) -> ModuleType:
+    name = module.__name__.rpartition(".")[2]
+    if getattr(module, "CAUSE", None) != name:
+        raise RuntimeError(f"{module.__name__}: CAUSE is {getattr(module, 'CAUSE', None)!r}, "
+                           f"but a rule's cause id is its module name {name!r}")
+    return module
+
+
 def all_rules() -> list[ModuleType]:
-    """Rule modules, one per cause id; the file name is the cause id."""
+    """Rule modules, one per cause id: the module's name is its cause id, and a module whose
+    CAUSE says otherwise is an error, not a rule quietly left out."""
     global _rules
     if _rules is None:
         found = []
         for group in GROUPS:
             package = importlib.import_module(f"{__package__}.{group}")
             for info in pkgutil.iter_modules(package.__path__):
-                module = importlib.import_module(f"{package.__name__}.{info.name}")
-                if getattr(module, "CAUSE", None) == info.name:
-                    found.append(module)
+                if not is_rule_module(info.name):
+                    continue
+                found.append(checked(importlib.import_module(f"{package.__name__}.{info.name}")))
         _rules = found
     return _rules
 

@@ -45,3 +45,16 @@ def test_rule_file_names_are_the_taxonomy_ids():
                 "recurrent_state_not_detached", "computed_before_loop", "shared_subgraph_multiple_backward"}
     family_c = {"graph_kept_alive", "grads_not_zeroed"}
     assert family_a | family_c <= {r.CAUSE for r in all_rules()}
+
+
+def test_a_rule_whose_cause_is_not_its_module_name_fails_loudly():
+    import types
+
+    from nb_autograd.rules.registry import checked
+
+    wrong = types.ModuleType("nb_autograd.rules.errors.no_grad_fn")
+    wrong.CAUSE = "no_grad"
+    with pytest.raises(RuntimeError, match="cause id is its module name"):
+        checked(wrong)
+    for rule in all_rules():
+        assert checked(rule) is rule

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...evidence import Evidence
 from ...evidence.errors import read_errors
-from ...fixes.plan import build, plan
+from ...fixes.plan import plan
 from ..base import Example, Hit
 
 CAUSE = "device_mismatch"
@@ -127,7 +127,7 @@ def match(ev: Evidence) -> Hit | None:
                facts=tuple({**base, "name": name, "made_line": str(made)}.items()))
 
 
-def fixes(hit: Hit, ev: Evidence, lang: str):
+def plans(hit: Hit, ev: Evidence) -> list:
     device, made = hit.fact("device"), int(hit.fact("made_line") or 0)
     plans = []
     if hit.variant == "discarded":
@@ -136,4 +136,4 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
         plans.append(plan("to_device", title="to_device_at_use", line=hit.line, device=device, name=hit.fact("name")))
     if made and hit.variant != "discarded":
         plans.append(plan("to_device", title="to_device_at_creation", line=made, device=device))
-    return build(ev.capture.source, lang, plans)
+    return list(plans)

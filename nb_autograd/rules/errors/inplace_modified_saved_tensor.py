@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ...evidence import Evidence
 from ...evidence.errors import InplaceOp, read_errors
-from ...fixes.plan import build, plan
+from ...fixes.plan import plan
 from ..base import Example, Hit
 
 CAUSE = "inplace_modified_saved_tensor"
@@ -264,7 +264,7 @@ def _same_optimizer(ev: Evidence, step_line: int) -> bool:
     return here is not None and any(c.func == here for c in steps if c.line > (ev.line or 0))
 
 
-def fixes(hit: Hit, ev: Evidence, lang: str):
+def plans(hit: Hit, ev: Evidence) -> list:
     line, facts = hit.line, dict(hit.facts)
     plans = []
     if hit.variant == "step":
@@ -282,4 +282,4 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
         plans = [plan("clone_before_write", facts=facts, line=line, name=hit.fact("name"))]
     elif hit.variant in {"augassign", "method", "inplace_kw", "functional"}:
         plans = [plan("out_of_place", facts=facts, line=line)]
-    return build(ev.capture.source, lang, plans)
+    return list(plans)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ...evidence import Evidence
 from ...evidence.errors import read_errors
-from ...fixes.plan import build, plan
+from ...fixes.plan import plan
 from ..base import Example, Hit
 
 CAUSE = "leaf_inplace"
@@ -131,6 +131,6 @@ def match(ev: Evidence) -> Hit | None:
                                             ("lines", ",".join(map(str, run)))), variant=variant)
 
 
-def fixes(hit: Hit, ev: Evidence, lang: str):
+def plans(hit: Hit, ev: Evidence) -> list:
     run = tuple(int(x) for x in hit.fact("lines").split(",") if x)
-    return build(ev.capture.source, lang, [plan("init_under_no_grad", lines=lines) for lines in (run, (hit.line,))])
+    return list([plan("init_under_no_grad", lines=lines) for lines in (run, (hit.line,))])

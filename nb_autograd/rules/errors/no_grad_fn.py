@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...evidence import Evidence
 from ...evidence.errors import read_errors
-from ...fixes.plan import build, plan
+from ...fixes.plan import plan
 from ..base import Hit
 from ._no_grad_trace import find_cut
 from .no_grad_fn_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
@@ -40,7 +40,7 @@ def match(ev: Evidence) -> Hit | None:
     return Hit(CAUSE, ev.line, 0.4, variant="unknown", facts=_facts(ev, ev.line))
 
 
-def fixes(hit: Hit, ev: Evidence, lang: str):
+def plans(hit: Hit, ev: Evidence) -> list:
     line, plans = hit.line, []
     if hit.variant == "no_grad":
         plans.append(plan("remove_no_grad", with_line=line))
@@ -55,4 +55,4 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
             plans.append(plan("remove_no_grad", with_line=line))
     elif edits := tuple(int(x) for x in hit.fact("edits").split(",") if x):
         plans.append(plan("keep_in_graph", lines=edits, names=tuple(n for n in hit.fact("names").split(",") if n)))
-    return build(ev.capture.source, lang, plans)
+    return list(plans)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...evidence import Evidence
-from ...fixes.plan import build, plan
+from ...fixes.plan import plan
 from ..base import Example, Hit
 
 CAUSE = "non_scalar_backward"
@@ -106,9 +106,9 @@ def match(ev: Evidence) -> Hit | None:
                variant="per_element" if how == "mean" else "")
 
 
-def fixes(hit: Hit, ev: Evidence, lang: str):
+def plans(hit: Hit, ev: Evidence) -> list:
     first = hit.fact("how").strip(".()") or "mean"
     other = "sum" if first == "mean" else "mean"
     titles = {first: f"reduce_{first}", other: f"reduce_{other}", "gradient": "pass_gradient"}
-    return build(ev.capture.source, lang, [plan("reduce_to_scalar", title=titles[how], line=hit.line, how=how)
+    return list([plan("reduce_to_scalar", title=titles[how], line=hit.line, how=how)
                                            for how in (first, other, "gradient")])

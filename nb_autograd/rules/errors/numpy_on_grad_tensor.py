@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from ...evidence import Evidence
-from ...fixes.plan import build, plan
+from ...fixes.plan import plan
 from ..base import Example, Hit
 
 CAUSE = "numpy_on_grad_tensor"
@@ -119,5 +119,5 @@ def match(ev: Evidence) -> Hit | None:
                variant=variant)
 
 
-def fixes(hit: Hit, ev: Evidence, lang: str):
-    return build(ev.capture.source, lang, [plan("detach_numpy", line=hit.line, arg=hit.fact("arg") or None)])
+def plans(hit: Hit, ev: Evidence) -> list:
+    return list([plan("detach_numpy", line=hit.line, arg=hit.fact("arg") or None)])

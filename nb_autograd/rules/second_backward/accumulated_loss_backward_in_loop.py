@@ -272,14 +272,14 @@ def match(ev: Evidence) -> Hit | None:
                related=(("backward", site.line),))
 
 
-def fixes(hit: Hit, ev: Evidence, lang: str):
+def plans(hit: Hit, ev: Evidence) -> list:
     """A total reset every outer iteration sums an objective over the inner loop (time steps,
     ensemble members): one backward (and step) after that loop. A total kept across a run of
     optimizer steps is a metric: each step backpropagates its own loss, the total gets floats.
     So are totals per key. A total summing an inner loop but started outside its backward's loop,
     or backpropagated every k steps, is reset for each backward (reset_total: those shapes only).
     No retain_graph: it would backpropagate old terms again."""
-    from ...fixes.plan import build, plan
+    from ...fixes.plan import plan
 
     name, backward_line = hit.fact("name"), int(hit.fact("backward_line"))
     loops = ev.code.loops_at(hit.line)
@@ -287,10 +287,10 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
     first = [plan("use_item_per_key", title="use_item", line=hit.line, backward_line=backward_line, facts={"name": name}),
              plan("reset_total", line=hit.line, backward_line=backward_line, name=name, facts={"name": name})]
     if not loops:  # accumulated in a function the loop calls: its backward cannot leave the call
-        return build(ev.capture.source, lang, [*first, item])
+        return list([*first, item])
     inner = loops[-1]
     reset = len(loops) > 1 and any(loops[-2].contains(a.line) and not inner.contains(a.line)
                                    for a in ev.code.assigns_to(name))
     steps = any(inner.contains(c.line) and c.func.endswith(".step") for c in ev.code.calls)
     move = plan("move_backward_after_loop", line=backward_line, loop_line=inner.line, with_step=reset)
-    return build(ev.capture.source, lang, [*first, *([item, move] if steps and not reset else [move, item])])
+    return list([*first, *([item, move] if steps and not reset else [move, item])])

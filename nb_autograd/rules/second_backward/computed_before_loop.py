@@ -199,12 +199,12 @@ def trained_by_optimizer(ev: Evidence, reads) -> bool | None:
     return any(r == t or r.startswith(t + ".") for r in _maximal(reads) for t in trained)
 
 
-def fixes(hit: Hit, ev: Evidence, lang: str):
+def plans(hit: Hit, ev: Evidence) -> list:
     """Does an optimizer train what made the tensor? Then no_grad would freeze that path:
     compute it inside the loop, fresh each step. If not, the tensor is a fixed input: compute it
     once under no_grad. With no optimizer in the cell, move it in when this tensor is the only
     way its source is used in the loop."""
-    from ...fixes.plan import build, plan
+    from ...fixes.plan import plan
 
     name, loop_line = hit.fact("name"), int(hit.fact("loop_line"))
     made = next((a for a in ev.code.assigns if a.line == hit.line and name in a.targets), None)
@@ -216,8 +216,8 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
     only_here = only_here if trained is None else trained
     plans = [plan("wrap_no_grad", line=hit.line), plan("move_into_loop", line=hit.line, loop_line=loop_line)]
     if hit.variant == "loss":  # a loss under no_grad could not be backpropagated at all
-        return build(ev.capture.source, lang, [plan("move_into_loop", title="recompute_in_loop", line=hit.line,
+        return list([plan("move_into_loop", title="recompute_in_loop", line=hit.line,
                                                     loop_line=loop_line)])
     if trained:  # no_grad would freeze parameters the optimizer is meant to train
         plans = plans[1:]
-    return build(ev.capture.source, lang, plans[::-1] if only_here else plans)
+    return list(plans[::-1] if only_here else plans)

@@ -202,19 +202,36 @@ def _helper_repeats(ev: Evidence, first: int, line: int) -> bool:
         not any(n.endswith(".grad") for n, r in ev.code.reads if first < r < calls[0].line)
 
 
-def fixes(hit: Hit, ev: Evidence, lang: str):
+def _built_by(ev: Evidence, line: int) -> tuple[int, ...]:
+    """The assignments of `line`'s cell (piece) that the value made at `line` is computed from,
+    and `line` itself, in order."""
+    piece = ev.program.piece_at(line) if ev.program else None
+    first = piece.first if piece else 1
+    assigns = sorted((a for a in ev.code.assigns if first <= a.line <= line), key=lambda a: a.line)
+    made = next((a for a in assigns if a.line == line), None)
+    needed, out = set(made.reads) if made else set(), [line]
+    for a in reversed([a for a in assigns if a.line < line]):
+        if set(a.targets) & needed and ev.code.loops_at(a.line) == ev.code.loops_at(line):
+            out.append(a.line)
+            needed |= set(a.reads or ())
+    return tuple(sorted(out))
+
+
+def plans(hit: Hit, ev: Evidence) -> list:
     """Drop a leftover repeat; build a loss made once before the loop inside it; keep the
     graph (retain_graph) only for grad() then backward(), where both passes are meant; for
     backward() then grad() of the same loss, read the gradients backward() stored."""
-    from ...fixes.plan import build, plan
+    from ...fixes.plan import plan
 
     first = int(hit.fact("first_line", "0")) if hit.fact("first_line", "").isdigit() else None
     plans = []
     if hit.variant == "in_loop" and ev.loop is not None:
         made = [a.line for a in ev.code.assigns_to(hit.fact("name")) if a.line < ev.loop.line]
-        if made:
-            keep = {"keep": True} if ev.joined else {}  # the earlier cell ran already: recompute here
-            plans.append(plan("move_into_loop", title="recompute_in_loop", line=made[-1], loop_line=ev.loop.line, **keep))
+        if made and ev.joined:  # the earlier cell ran already: build the loss afresh where it is backpropagated
+            plans.append(plan("copy_into_loop", title="recompute_in_loop", lines=_built_by(ev, made[-1]),
+                              loop_line=ev.loop.line))
+        elif made:
+            plans.append(plan("move_into_loop", title="recompute_in_loop", line=made[-1], loop_line=ev.loop.line))
     elif hit.variant == "grad" and first:
         if _grad_feeds_loss(ev, first):  # a gradient penalty: its backward must go through grad()
             plans.append(plan("add_create_graph", line=first))
@@ -227,4 +244,4 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
         # a helper defined above its caller repeats a backward that ran first at run time
         kept = {"kept": first} if first and first > hit.line else {}
         plans.append(plan("remove_repeated_backward", line=hit.line, **kept))
-    return build(ev.capture.source, lang, plans)
+    return list(plans)

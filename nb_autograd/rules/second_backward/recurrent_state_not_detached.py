@@ -246,12 +246,12 @@ def match(ev: Evidence) -> Hit | None:
                related=(("backward", ev.line),))
 
 
-def fixes(hit: Hit, ev: Evidence, lang: str):
+def plans(hit: Hit, ev: Evidence) -> list:
     """Truncated BPTT: detach every state the recurrent call hands back, once per backward (at
     the top of the body that holds both the update and the backward, else right after the
     update); or, for plain tensor states, where the call reads them."""
     from ...fixes.detach_state import plain_state
-    from ...fixes.plan import build, plan
+    from ...fixes.plan import plan
 
     names = tuple(dict.fromkeys(n for n, line, _ in recurrent_states(ev) if line == hit.line)) or (hit.fact("name"),)
     paths = [h.path for h in ev.holders if h.path.split("[")[0] in names]
@@ -261,4 +261,4 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
     plans = [plan("detach_state", **where)]
     if plain_state(ev.capture.source, **where):
         plans.append(plan("add_detach", title="add_detach_read", line=hit.line, names=names, reads=True))
-    return build(ev.capture.source, lang, plans)
+    return list(plans)

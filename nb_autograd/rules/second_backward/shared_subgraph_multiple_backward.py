@@ -147,13 +147,13 @@ def _shared_through_calls(ev: Evidence, first: int, line: int) -> tuple[str, set
     return None
 
 
-def fixes(hit: Hit, ev: Evidence, lang: str):
+def plans(hit: Hit, ev: Evidence) -> list:
     """GAN: detach the shared tensor only in the first loss (inside the first loss's function
     when a caller hands the same tensor to both). Otherwise one backward on the sum (same gradients),
     also for a loop that calls backward on each loss of a collection, or on each iteration's own loss
     before one optimizer step (collected, one backward after the loop). retain_graph last: both passes
     are meant here, but it costs memory."""
-    from ...fixes.plan import build, plan
+    from ...fixes.plan import plan
 
     first, line = int(hit.fact("first_line")), hit.line
     plans = [plan("sum_loop_backward", line=line)]
@@ -173,4 +173,4 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
                 plans.append(plan("detach_shared", name=shared, lines=tuple(sorted(mine | {first})),
                                   facts={"name": shared}))
     plans += [plan("sum_losses", first_line=first, line=line), plan("add_retain_graph", line=first)]
-    return build(ev.capture.source, lang, plans)
+    return list(plans)

@@ -73,14 +73,14 @@ def _read_earlier_in_scope(ev: Evidence, name: str, line: int) -> bool:
     return any(start <= r < line for r in ev.code.read_lines(name))
 
 
-def fixes(hit: Hit, ev: Evidence, lang: str):
+def plans(hit: Hit, ev: Evidence) -> list:
     """A memoised value (`if k not in cache: cache[k] = f(k)`) made from trained parameters is
     stale after each step: compute it again; detaching it would cut the loss off from them.
     Otherwise store a detached copy. A value that feeds on itself (an EMA) is first cut where it
     reads its own past, which keeps this step's gradient, if nothing read the old value first.
     A list only appended to and read whole by the loss is this episode's buffer: it is emptied
     after the backward (detaching its entries would leave that loss without a gradient)."""
-    from ...fixes.plan import build, plan
+    from ...fixes.plan import plan
     from ...fixes.recompute_cached import recompute_cached
     from .computed_before_loop import trained_by_optimizer
 
@@ -90,7 +90,7 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
         plans = [plan("recompute_cached", line=hit.line)]
         if trained_by_optimizer(ev, store.reads) is False:
             plans.append(plan("add_detach", line=hit.line, names=(name,)))
-        return build(source, lang, plans)
+        return list(plans)
     plans = [plan("clear_after_backward", line=hit.line, backward_line=int(hit.fact("backward_line")), name=name)] \
         if store is not None and store.method == "append" and hit.fact("backward_line") else []
     before_backward = ev.line is not None and hit.line < ev.line  # else the next iteration reads this one's graph
@@ -98,4 +98,4 @@ def fixes(hit: Hit, ev: Evidence, lang: str):
             any(name in a.reads and name in a.targets for a in ev.code.assigns if a.line == hit.line):
         plans.append(plan("add_detach", title="add_detach_read", line=hit.line, names=(name,), reads=True))
     plans.append(plan("add_detach", line=hit.line, names=(name,)))
-    return build(source, lang, plans)
+    return list(plans)
