@@ -5,10 +5,10 @@ ours prints one line and never unregisters the handler chain.
 """
 from __future__ import annotations
 
-import shlex
 import sys
 
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 from .capture.backwards import RECORDER, is_user_file
 from .capture.session import SESSION
@@ -171,13 +171,10 @@ class Extension:
             tb = tb.tb_next
         return found
 
-    def run_watched(self, cell: str, args: list[str]) -> None:
+    def run_watched(self, cell: str, lang: str | None = None, quiet: bool = False) -> None:
         """%%gradwatch: run `cell` in the user namespace under the watcher."""
         from .capture.run import Run
 
-        lang, quiet = None, "--quiet" in args
-        if "--lang" in args and args.index("--lang") + 1 < len(args):
-            lang = check_language(args[args.index("--lang") + 1])
         transformed = self.shell.transform_cell(cell)
         filename = self.shell.compile.cache(transformed, self.shell.execution_count, raw_code=cell)
         code = compile(transformed, filename, "exec")
@@ -214,35 +211,37 @@ class GradMagics(Magics):
         super().__init__(shell)
         self.extension = extension
 
+    @magic_arguments()
+    @argument("setting", choices=["lang"], help="what to set")
+    @argument("value", choices=["zh", "en", "auto"], help="the explanation language (auto: from the locale)")
     @line_magic
     def nb_autograd(self, line: str = ""):
-        """%nb_autograd lang zh|en|auto : choose the explanation language."""
-        words = line.split()
-        if len(words) == 2 and words[0] == "lang":
-            try:
-                set_language(None if words[1] == "auto" else check_language(words[1]))
-            except ValueError as exc:
-                print(f"nb_autograd: {exc}", file=sys.stderr)
-                return
-            print(f"nb_autograd: language {current_language()}")
-        else:
-            print("usage: %nb_autograd lang zh|en|auto", file=sys.stderr)
+        """Choose the explanation language."""
+        args = parse_argstring(self.nb_autograd, line)
+        set_language(None if args.value == "auto" else args.value)
+        print(f"nb_autograd: language {current_language()}")
 
+    @magic_arguments()
+    @argument("words", nargs="*", metavar="[N] [replace]",
+              help="fix N of the last diagnosis (default 1); `replace` replaces this cell instead of inserting below")
+    @argument("--write", action="store_true", help="a fix for a user file: write the file (its diff is shown first)")
     @line_magic
     def gradfix(self, line: str = ""):
-        """%gradfix [N] [replace] : put fix N (default 1) of the last diagnosis into the notebook."""
+        """Put a fix of the last diagnosis into the notebook (or, with --write, into its file)."""
         from .fixes.apply import gradfix_magic
 
-        gradfix_magic(self.shell, self.extension.last_report, line)
+        args = parse_argstring(self.gradfix, line)
+        gradfix_magic(self.shell, self.extension.last_report, " ".join(args.words + ["--write"] * args.write))
 
+    @magic_arguments()
+    @argument("--lang", choices=["zh", "en"], help="the explanation's language for this cell")
+    @argument("--quiet", action="store_true", help="say nothing when no problem is seen")
     @cell_magic
     def gradwatch(self, line: str, cell: str):
-        """%%gradwatch [--lang zh|en] [--quiet] : run the cell under the watcher."""
-        try:
-            args = shlex.split(line)
-            self.extension.run_watched(cell, args)
-        except ValueError as exc:
-            print(f"nb_autograd: {exc}", file=sys.stderr)
+        """Run the cell under the watcher: which line and iteration made each autograd node, and
+        the silent problems (graphs kept alive, gradients not zeroed) even when nothing raises."""
+        args = parse_argstring(self.gradwatch, line)
+        self.extension.run_watched(cell, lang=args.lang, quiet=args.quiet)
 
 
 def load(shell) -> None:

@@ -96,7 +96,16 @@ def test_language_switch(shell):
     _, out, _ = run_cell(shell, FAILING)
     assert "两个损失共享部分计算图" in out
     _, out, err = run_cell(shell, "%nb_autograd lang fr")
-    assert "unknown language" in err
+    assert "invalid choice: 'fr'" in out + err  # IPython's magic_arguments: a clear UsageError
+
+
+def test_magic_options_are_parsed_and_checked(shell):
+    _, out, err = run_cell(shell, "%%gradwatch --lang=zh\nx = 1")
+    assert "没有发现问题" in out  # `--opt=value` works
+    _, out, err = run_cell(shell, "%%gradwatch --lnag zh\nx = 1")
+    assert "unrecognized arguments: --lnag" in out + err  # a typo is an error, not silently ignored
+    _, out, err = run_cell(shell, "%gradfix --bogus")
+    assert "unrecognized arguments: --bogus" in out + err
     run_cell(shell, "%nb_autograd lang en")
 
 
