@@ -20,8 +20,7 @@ def is_rule_module(name: str) -> bool:
 def checked(module: ModuleType) -> ModuleType:
     name = module.__name__.rpartition(".")[2]
     if getattr(module, "CAUSE", None) != name:
-        raise RuntimeError(f"{module.__name__}: CAUSE is {getattr(module, 'CAUSE', None)!r}, "
-                           f"but a rule's cause id is its module name {name!r}")
+        raise RuntimeError(f"{module.__name__}: CAUSE={getattr(module, 'CAUSE', None)!r} != module name {name!r}")
     return module
 
 

@@ -68,7 +68,7 @@ def check(path: Path) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    roots = [Path(a) for a in argv] or [HERE]
+    roots = [Path(a).resolve() for a in argv] or [HERE]
     paths = sorted(p for r in roots for p in r.rglob("*.py")
                    if not p.name.endswith(".fixed.py") and p.parent.name in FAMILIES)
     bad = 0
