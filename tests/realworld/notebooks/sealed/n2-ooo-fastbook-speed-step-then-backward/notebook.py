@@ -1,0 +1,33 @@
+# source: variant of https://github.com/fastai/fastbook/blob/master/04_mnist_basics.ipynb
+# scenario: out_of_order
+# cause: double_backward
+# root: cell 5 line 1
+# order: 0 1 2 3 4 5 6 7 6
+# expert: after the step cell the user jumped back to the `loss.backward()` cell without re-running the preds/loss cells, so backward ran on the already freed graph; recompute preds and loss before backward (as apply_step does)
+# %%
+import torch
+torch.manual_seed(42)
+time = torch.arange(0,20).float(); time
+# %%
+speed = torch.randn(20)*3 + 0.75*(time-9.5)**2 + 1
+# %%
+def f(t, params):
+    a,b,c = params
+    return a*(t**2) + (b*t) + c
+
+def mse(preds, targets): return ((preds-targets)**2).mean()
+# %%
+params = torch.randn(3).requires_grad_()
+orig_params = params.clone()
+# %%
+preds = f(time, params)
+# %%
+loss = mse(preds, speed)
+loss
+# %%
+loss.backward()
+params.grad
+# %%
+lr = 1e-5
+params.data -= lr * params.grad.data
+params.grad = None

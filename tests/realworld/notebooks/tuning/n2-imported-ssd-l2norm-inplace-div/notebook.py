@@ -1,0 +1,46 @@
+# source: https://github.com/lzx1413/PytorchSSD/issues/72
+# scenario: imported_module
+# cause: inplace_modified_saved_tensor
+# root: file l2norm.py line 20
+# expert: L2Norm.forward in layers/modules/l2norm.py divides its input in place (x /= norm), overwriting the ReLU output that pow/ReLU saved for backward; write x = x / norm (or torch.div(x, norm)) as the thread settled
+# %%
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from l2norm import L2Norm
+torch.manual_seed(0)
+
+class TinySSD(nn.Module):
+    def __init__(self, num_classes=3):
+        super().__init__()
+        self.base = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(inplace=True),
+                                  nn.Conv2d(8, 16, 3, padding=1), nn.ReLU(inplace=True))
+        self.L2Norm = L2Norm(16, 20)
+        self.loc = nn.Conv2d(16, 4, 3, padding=1)
+        self.conf = nn.Conv2d(16, num_classes, 3, padding=1)
+
+    def forward(self, x):
+        x = self.base(x)
+        s = self.L2Norm(x)
+        return self.loc(s), self.conf(s)
+
+net = TinySSD()
+# %%
+images = torch.randn(4, 3, 16, 16)
+loc_t = torch.randn(4, 4, 16, 16)
+conf_t = torch.randint(0, 3, (4, 16, 16))
+optimizer = torch.optim.SGD(net.parameters(), lr=1e-3, momentum=0.9, weight_decay=5e-4)
+# %%
+def train():
+    net.train()
+    for iteration in range(3):
+        out = net(images)
+        optimizer.zero_grad()
+        loss_l = F.smooth_l1_loss(out[0], loc_t)
+        loss_c = F.cross_entropy(out[1], conf_t)
+        loss = loss_l + loss_c
+        loss.backward()
+        optimizer.step()
+        print('iter', iteration, 'loss', loss.item())
+# %%
+train()

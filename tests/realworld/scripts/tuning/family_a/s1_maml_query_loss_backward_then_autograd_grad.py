@@ -1,0 +1,70 @@
+# source: variant of https://github.com/oscarknagg/few-shot/issues/6
+# style: meta
+# cause: double_backward
+# line: 49
+# expert: the query loss is first backpropagated with loss.backward() and then differentiated again with torch.autograd.grad(loss, fast_weights); the backward is redundant (as the maintainer found) — drop it and keep only the autograd.grad call (or the first call needs retain_graph=True)
+from collections import OrderedDict
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+
+
+def create_nshot_task_label(k, q):
+    return torch.arange(0, k, 1 / q).long()
+
+
+class FewShotClassifier(nn.Module):
+    def __init__(self, d=10, k_way=3):
+        super().__init__()
+        self.fc1 = nn.Linear(d, 16)
+        self.logits = nn.Linear(16, k_way)
+
+    def forward(self, x):
+        return self.logits(F.relu(self.fc1(x)))
+
+    def functional_forward(self, x, weights):
+        x = F.relu(F.linear(x, weights['fc1.weight'], weights['fc1.bias']))
+        return F.linear(x, weights['logits.weight'], weights['logits.bias'])
+
+
+def meta_gradient_step(model, optimiser, loss_fn, x, y, n_shot, k_way, q_queries, order, inner_train_steps, inner_lr, train, device):
+    create_graph = (True if order == 2 else False) and train
+    task_gradients = []
+    task_losses = []
+    for meta_batch in x:
+        x_task_train = meta_batch[:n_shot * k_way]
+        x_task_val = meta_batch[n_shot * k_way:]
+        fast_weights = OrderedDict(model.named_parameters())
+        for inner_batch in range(inner_train_steps):
+            y = create_nshot_task_label(k_way, n_shot).to(device)
+            logits = model.functional_forward(x_task_train, fast_weights)
+            loss = loss_fn(logits, y)
+            gradients = torch.autograd.grad(loss, fast_weights.values(), create_graph=create_graph)
+            fast_weights = OrderedDict((name, param - inner_lr * grad) for ((name, param), grad) in zip(fast_weights.items(), gradients))
+        y = create_nshot_task_label(k_way, q_queries).to(device)
+        logits = model.functional_forward(x_task_val, fast_weights)
+        loss = loss_fn(logits, y)
+        loss.backward()
+        task_losses.append(loss)
+        gradients = torch.autograd.grad(loss, fast_weights.values(), create_graph=create_graph)
+        named_grads = {name: g for ((name, _), g) in zip(fast_weights.items(), gradients)}
+        task_gradients.append(named_grads)
+    model.train()
+    optimiser.zero_grad()
+    meta_batch_loss = torch.stack(task_losses).mean()
+    if train:
+        meta_batch_loss.backward()
+        optimiser.step()
+    return meta_batch_loss
+
+
+model = FewShotClassifier()
+optimiser = torch.optim.Adam(model.parameters(), lr=1e-3)
+n_shot, k_way, q_queries = 1, 3, 2
+for episode in range(2):
+    x = torch.randn(2, n_shot * k_way + q_queries * k_way, 10)
+    loss = meta_gradient_step(model, optimiser, nn.CrossEntropyLoss(), x, None, n_shot, k_way, q_queries,
+                              order=2, inner_train_steps=1, inner_lr=0.4, train=True, device='cpu')
+    print(episode, loss.item())
