@@ -82,7 +82,7 @@ def same(a: Path, b: Path) -> bool:
 def patched_case(case: NotebookCase, fix: dict) -> NotebookCase | None:
     """The case with the fix put where it says: a cell (by id) or a module file."""
     where, new = fix.get("where") or {}, fix["patched_source"]
-    if where.get("cell_id", "").startswith("cell-"):
+    if (where.get("cell_id") or "").startswith("cell-"):
         i = int(where["cell_id"][5:])
         cells = list(case.cells)
         cells[i] = new.rstrip("\n")
