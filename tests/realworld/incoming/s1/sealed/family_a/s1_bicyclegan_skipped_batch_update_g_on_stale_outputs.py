@@ -1,7 +1,7 @@
 # source: https://github.com/junyanz/BicycleGAN/issues/21
 # style: gan
 # cause: tensor_reused_across_iterations
-# line: 84
+# line: 99
 # expert: when the last batch has size 1, update_D returns early ("skip this point") without running forward(), but update_G still runs backward_EG on the fake_B_encoded/mu/logvar attributes left from the previous iteration, whose graph was already freed; skip the whole iteration (check is_skip() in the training loop before update_D/update_G)
 import torch
 import torch.nn as nn

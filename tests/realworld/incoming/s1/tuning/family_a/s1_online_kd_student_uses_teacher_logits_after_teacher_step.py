@@ -1,7 +1,7 @@
 # source: variant of https://github.com/chxy95/Deep-Mutual-Learning/issues/5
 # style: distillation
 # cause: shared_subgraph_multiple_backward
-# line: 26
+# line: 33
 # expert: the teacher is trained in the same step and its loss.backward() frees teacher_out's graph, which the student's distillation term then reaches; detach the teacher output used as the soft target (teacher_out = teacher_out.detach()), as suggested in the thread
 import torch
 import torch.nn as nn
