@@ -62,10 +62,10 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
             yield from _tensor_values(f"{path}[{key!r}]", value[key], idents, depth + 1)
     elif isinstance(value, torch.nn.Module):  # a module keeps tensors of its own (a target, a history)
         for sub_path, module in list(value.named_modules())[:MAX_ITEMS]:
-            attrs = vars(module)
+            attrs = {**vars(module), **module._buffers}  # a history kept as a buffer and reassigned
             for name in [a for a in attrs if a in idents and isinstance(attrs[a], torch.Tensor)][:MAX_ITEMS]:
                 yield f"{path}.{sub_path}.{name}" if sub_path else f"{path}.{name}", attrs[name]
-    elif depth == 0 and hasattr(value, "__dict__") and not isinstance(value, _NOT_OBJECTS):
+    elif depth <= 1 and hasattr(value, "__dict__") and not isinstance(value, _NOT_OBJECTS):  # pipe.scheduler.ets
         try:
             attrs = vars(value)
         except TypeError:

@@ -190,12 +190,13 @@ class Evidence:
 
     def holders_of(self, name: str) -> tuple[Holder, ...]:
         """Holders for a dotted name or its items (`temp` matches `temp[0]`); `self.x` in a
-        method matches the attribute on whatever object the frames hold (`model.x`)."""
+        method matches the attribute on whatever object the frames hold (`model.x`, `net.2.x`)."""
         def matches(path: str) -> bool:
             if path == name or path.startswith(name + "["):
                 return True
+            attr = name[5:]
             return name.startswith("self.") and "." in path and (
-                path.split(".", 1)[1] == name[5:] or path.split(".", 1)[1].startswith(name[5:] + "["))
+                path.endswith("." + attr) or ("." + attr + "[") in path)  # model.layer1.sn1.v
         return tuple(h for h in self.holders if matches(h.path))
 
     def holder(self, name: str) -> Holder | None:

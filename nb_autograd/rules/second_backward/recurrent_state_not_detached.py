@@ -10,6 +10,8 @@ CAUSE = "recurrent_state_not_detached"
 SYMPTOM = "second_backward"
 STATE_NAME = re.compile(r"(^|\.|_)(h|c|hx|cx|hn|cn|h0|c0|hc|hidden\w*|\w*hidden|\w*state\w*|carry|memory_state)$", re.I)
 RECURRENT_CALL = re.compile(r"rnn|lstm|gru|cell|recur", re.I)
+NEURON_STATE = re.compile(r"^(mem\w*|membrane\w*|v|u|vmem|spk|spike\w*|syn\w*|potential\w*|trace\w*)$", re.I)
+_INITIAL = re.compile(r"(^|\.)(zeros|zeros_like|ones|ones_like|full|full_like|empty|empty_like|tensor|randn|rand|clone)$")
 
 BAD = (
     Example(code="""\
@@ -195,6 +197,72 @@ for epoch in range(2):
         loss.backward()
         opt.step()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+
+
+class Leaky(torch.nn.Module):
+    def __init__(self, beta):
+        super().__init__()
+        self.beta = beta
+        self.mem = None
+
+    def forward(self, x):
+        if self.mem is None:
+            self.mem = torch.zeros_like(x)
+        self.mem = self.beta * self.mem + x
+        return torch.sigmoid(self.mem)
+
+
+def reset(net):
+    for m in net.modules():
+        if isinstance(m, Leaky):
+            m.mem = None
+
+
+net = torch.nn.Sequential(torch.nn.Linear(3, 4), Leaky(0.9))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for step in range(3):
+    x = torch.randn(2, 3)
+    loss = (net(x) + net(x)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=14, note="a spiking neuron keeps its membrane on itself; the program's own reset is called", fixed="""\
+import torch
+torch.manual_seed(0)
+
+
+class Leaky(torch.nn.Module):
+    def __init__(self, beta):
+        super().__init__()
+        self.beta = beta
+        self.mem = None
+
+    def forward(self, x):
+        if self.mem is None:
+            self.mem = torch.zeros_like(x)
+        self.mem = self.beta * self.mem + x
+        return torch.sigmoid(self.mem)
+
+
+def reset(net):
+    for m in net.modules():
+        if isinstance(m, Leaky):
+            m.mem = None
+
+
+net = torch.nn.Sequential(torch.nn.Linear(3, 4), Leaky(0.9))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for step in range(3):
+    x = torch.randn(2, 3)
+    loss = (net(x) + net(x)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    reset(net)
+"""),
 )
 
 GOOD = (
@@ -232,12 +300,44 @@ def recurrent_states(ev: Evidence) -> list[tuple[str, int, str]]:
     return found
 
 
+def module_states(ev: Evidence) -> list[tuple[str, int, str]]:
+    """(self.attr, line, holder path) for state a module keeps on itself and updates in its own
+    methods (a spiking neuron's membrane `self.mem = beta * self.mem + x`), found at run time
+    on a module the failing graph reaches. Its line is the update, not the initialisation."""
+    found = []
+    for holder in ev.holders:
+        attr = holder.path.rsplit(".", 1)[-1] if "." in holder.path else ""
+        if not holder.reaches_stale or "[" in attr or not (NEURON_STATE.match(attr) or STATE_NAME.search(attr)):
+            continue
+        updates = [a for a in ev.code.assigns_to("self." + attr) if not a.detached and not a.no_grad
+                   and (a.call is None or not _INITIAL.search(a.call)) and a.reads
+                   and not _in_setup(ev, a.line)]
+        if updates:
+            own = [a for a in updates if "self." + attr in a.reads]
+            found.append(("self." + attr, own[0].line if own else updates[-1].line, holder.path))
+    return found
+
+
+def _in_setup(ev: Evidence, line: int) -> bool:
+    """In a constructor or a reset method: where state is set up, not carried."""
+    f = next((f for f in sorted(ev.code.functions, key=lambda f: -f.line) if f.line < line <= f.end_line), None)
+    return f is None or f.name == "__init__" or "reset" in f.name or "detach" in f.name
+
+
 def match(ev: Evidence) -> Hit | None:
     if ev.same_root_call or ev.freed_in_same_pass or ev.backward_site is None and not ev.loop:
         return None
     states = recurrent_states(ev)
     if ev.has_runtime_staleness:
         states = [s for s in states if ev.holder(s[0]) is None or ev.reaches_stale(s[0])]
+    if not states and ev.has_runtime_staleness and ev.backward_site is not None:
+        kept = module_states(ev)
+        if kept:
+            name, line, path = kept[0]
+            return Hit(CAUSE, line, 0.88, facts=(("name", name), ("line", str(line)), ("holder", path),
+                                                 ("model", path.split(".")[0]), ("attr", name[5:]),
+                                                 ("backward_line", str(ev.backward_site.line))),
+                       related=(("backward", ev.line),), variant="module_state")
     if not states:
         return None
     name, line, call = states[0]
@@ -253,6 +353,13 @@ def plans(hit: Hit, ev: Evidence) -> list:
     from ...fixes.detach_state import plain_state
     from ...fixes.plan import plan
 
+    if hit.variant == "module_state":  # start each batch from the program's own reset, else cut the graph there
+        from ...fixes.reset_module_state import reset_call
+
+        where = {"backward_line": int(hit.fact("backward_line")), "model": hit.fact("model"), "attr": hit.fact("attr")}
+        call = reset_call(ev.capture.source, where["model"])
+        detach = plan("reset_module_state", title="detach_module_state", detach=True, facts={"attr": where["attr"]}, **where)
+        return ([plan("reset_module_state", facts={"call": call}, **where)] if call else []) + [detach]
     names = tuple(dict.fromkeys(n for n, line, _ in recurrent_states(ev) if line == hit.line)) or (hit.fact("name"),)
     paths = [h.path for h in ev.holders if h.path.split("[")[0] in names]
     as_tuple = True if any("[" in p for p in paths) else False if paths else None  # seen at run time
