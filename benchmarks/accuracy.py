@@ -42,13 +42,34 @@ class CaseResult:
         return self.cause_ok and self.line == self.expected_line
 
 
+OPTIMIZERS = "_nb_autograd_optimizers"  # optimizers the program made, even inside functions that returned
+
+
+@contextlib.contextmanager
+def _keeping_optimizers(kept: list):
+    init = torch.optim.Optimizer.__init__
+
+    def keep(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        kept.append(self)
+
+    torch.optim.Optimizer.__init__ = keep
+    try:
+        yield
+    finally:
+        torch.optim.Optimizer.__init__ = init
+
+
 def _quiet_exec(source: str, filename: str) -> tuple[dict, BaseException | None]:
     namespace = {"__name__": "__main__", "__file__": filename}
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    kept: list = []
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), _keeping_optimizers(kept):
         try:
             exec(compile(source, filename, "exec"), namespace)
         except Exception as exc:
             return namespace, exc
+        finally:
+            namespace[OPTIMIZERS] = kept
     return namespace, None
 
 
@@ -62,6 +83,10 @@ def _trained(namespace: dict) -> list[tuple[frozenset[str], torch.Tensor]]:
         names.setdefault(id(tensor), set()).add(name)
         values[id(tensor)] = tensor
 
+    for i, optimizer in enumerate(namespace.get(OPTIMIZERS, ())):  # also what functions trained and dropped
+        for g, group in enumerate(optimizer.param_groups):
+            for j, t in enumerate(group["params"]):
+                add(f"optimizer{i}.{g}.{j}", t)
     for name, value in namespace.items():
         if isinstance(value, torch.nn.Module):
             for p, t in value.named_parameters():
@@ -106,10 +131,13 @@ def evaluate(path: Path) -> CaseResult | None:
     top = report.top or (report.findings[0] if report.findings else None)  # clean code: no finding either
     result = CaseResult(path.stem, family, header.get("cause"), int(header["line"]) if "line" in header else None,
                         top.cause if top else None, top.line if top else None)
-    if family == "clean" or top is None or not report.diagnoses:
+    if family == "clean" or top is None:
         return result
     fix = top.fixes[0] if top.fixes else None
     runs = fix is not None and _quiet_exec(fix.patched_source, "<patched>")[1] is None
+    if runs and not report.diagnoses:  # a silent finding's fix must also silence it
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            runs = not any(f.cause == top.cause for f in nb_autograd.diagnose(fix.patched_source).findings)
     expert = path.with_name(path.stem + ".fixed.py")
     matches = runs and expert.exists() and same_training(fix.patched_source, expert.read_text(encoding="utf-8"))
     return CaseResult(**{**asdict(result), "fix_runs_clean": runs, "fix_matches_expert": matches})

@@ -14,6 +14,8 @@ KINDS = ("add_detach", "detach_state", "wrap_no_grad", "move_backward_after_loop
          "sum_losses", "detach_shared", "remove_repeated_backward", "add_retain_graph", "move_into_loop",
          "add_create_graph", "recompute_cached", "use_item_per_key", "reset_total", "clear_after_backward",
          "sum_loop_backward", "collect_loop_losses", "read_stored_grads", "copy_into_loop", "reset_module_state",
+         # family C
+         "add_zero_grad", "detach_accumulated",
          # family B
          "out_of_place", "clone_before_write", "move_step_after_backward", "recompute_after_step", "remove_no_grad",
          "keep_in_graph", "unfreeze", "add_requires_grad", "init_under_no_grad", "reduce_to_scalar",

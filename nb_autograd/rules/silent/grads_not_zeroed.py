@@ -19,7 +19,17 @@ for step in range(5):
     loss = model(torch.randn(16, 8)).pow(2).mean()
     loss.backward()
     opt.step()
-""", line=7),
+""", line=7, fixed="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(8, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for step in range(5):
+    loss = model(torch.randn(16, 8)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),
     Example(code="""\
 import torch
 torch.manual_seed(0)
@@ -31,7 +41,19 @@ for epoch in range(2):
         loss = model(torch.randn(4, 8)).pow(2).mean()
         loss.backward()
         optimizer.step()
-""", line=9, note="zero_grad once, before the loop"),
+""", line=9, note="zero_grad once, before the loop", fixed="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1))
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+optimizer.zero_grad()
+for epoch in range(2):
+    for step in range(3):
+        loss = model(torch.randn(4, 8)).pow(2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""),
 )
 
 GOOD = (
@@ -85,3 +107,11 @@ def match(ev: Evidence) -> Hit | None:
     return Hit(CAUSE, line, 0.8, facts=(("name", name), ("line", str(line)), ("step_line", str(found.step_line)),
                                         ("steps", str(found.steps))),
                related=(("step", found.step_line),) if found.step_line else ())
+
+
+def plans(hit: Hit, ev: Evidence) -> list:
+    """Zero the gradients right before the backward, in the same block: every step then applies
+    only its own gradient (where the step is deliberate accumulation, the rule does not fire)."""
+    from ...fixes.plan import plan
+
+    return [plan("add_zero_grad", backward_line=hit.line, optimizer=hit.fact("name"), facts={"name": hit.fact("name")})]

@@ -23,7 +23,20 @@ for step in range(5):
     opt.step()
     total_loss += loss
 print(total_loss.item() / 5)
-""", line=11, note="running loss kept as a tensor"),
+""", line=11, note="running loss kept as a tensor", fixed="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(8, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+total_loss = 0
+for step in range(5):
+    loss = model(torch.randn(16, 8)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    total_loss += loss.detach()
+print(total_loss.item() / 5)
+"""),
     Example(code="""\
 import torch
 torch.manual_seed(0)
@@ -37,7 +50,20 @@ for step in range(5):
     loss.backward()
     opt.step()
     outputs.append(out)
-""", line=12, note="outputs appended with their graphs"),
+""", line=12, note="outputs appended with their graphs", fixed="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(8, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+outputs = []
+for step in range(5):
+    out = model(torch.randn(16, 8))
+    loss = out.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    outputs.append(out.detach())
+"""),
     Example(code="""\
 import torch
 torch.manual_seed(0)
@@ -65,7 +91,22 @@ def train(steps):
         total_loss += loss
     return total_loss.item()
 train(6)
-""", line=12, note="inside a function: seen while it runs"),
+""", line=12, note="inside a function: seen while it runs", fixed="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(8, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+def train(steps):
+    total_loss = 0
+    for step in range(steps):
+        loss = model(torch.randn(16, 8)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total_loss += loss.detach()
+    return total_loss.item()
+train(6)
+"""),
     Example(code="""\
 import torch
 torch.manual_seed(0)
@@ -173,3 +214,19 @@ def match(ev: Evidence) -> Hit | None:
     else:
         return None
     return Hit(CAUSE, line, 0.8, facts=facts + (("line", str(line)),), variant=variant)
+
+
+def plans(hit: Hit, ev: Evidence) -> list:
+    """Keep the value, not the graph: a running total adds each loss detached; a list or a
+    variable that outlives the step keeps a detached copy. A total that is itself
+    backpropagated with retain_graph gets no automatic fix (which graph to keep is a choice)."""
+    from ...fixes.plan import plan
+
+    name = hit.fact("name")
+    if hit.line is None or "." in name and "[" in name:
+        return []
+    if hit.variant == "accumulated":
+        return [plan("detach_accumulated", line=hit.line, name=name, facts={"name": name})]
+    if hit.variant in ("stored", "variable"):
+        return [plan("add_detach", line=hit.line, names=(name,))]
+    return []

@@ -1,0 +1,22 @@
+"""Gradients add up across steps because nothing zeroes them: zero them right before the
+backward, in the same block, so each optimizer step applies only its own gradient."""
+from __future__ import annotations
+
+import libcst as cst
+
+from .cst import backward_call, load, only_small, with_body
+
+
+def add_zero_grad(source: str, *, backward_line: int, optimizer: str) -> str | None:
+    tree = load(source)
+    bw = tree and tree.statement(backward_line, cst.SimpleStatementLine)
+    small = only_small(bw, cst.Expr)
+    if small is None or backward_call(small.value) is None or tree.block(bw) is None or not optimizer.isidentifier() \
+            and not all(part.isidentifier() for part in optimizer.split(".")):
+        return None
+    block, index = tree.block(bw)
+    body = list(block.body)
+    new = cst.parse_statement(f"{optimizer}.zero_grad()\n")
+    if any(stmt.deep_equals(new) for stmt in body):
+        return None  # already zeroed in this block
+    return with_body(tree, block, [*body[:index], new, *body[index:]])
