@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import backward_call, calls_in, dotted, load
+from .cst import autograd_function, backward_call, calls_in, load
 
 
 def add_retain_graph(source: str, *, line: int, keyword: str = "retain_graph") -> str | None:
@@ -13,12 +13,12 @@ def add_retain_graph(source: str, *, line: int, keyword: str = "retain_graph") -
     stmt = tree and tree.statement(line, cst.SimpleStatementLine)
     if stmt is None:
         return None
-    calls = [c for c in calls_in(stmt) if backward_call(c) is not None]
+    calls = [c for c in calls_in(stmt) if backward_call(c, tree) is not None]
     if len(calls) != 1:
         return None
     call = calls[0]
-    name = dotted(call.func) or ""
-    limit = 3 if name.endswith("autograd.grad") else 2 if name.endswith("autograd.backward") else 1
+    function = autograd_function(call, tree)
+    limit = 3 if function == "grad" else 2 if function == "backward" else 1
     positional = [a for a in call.args if a.keyword is None]
     if any(a.star for a in call.args) or len(positional) > limit:
         return None

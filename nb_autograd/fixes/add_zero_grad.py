@@ -11,7 +11,7 @@ def add_zero_grad(source: str, *, backward_line: int, optimizer: str) -> str | N
     tree = load(source)
     bw = tree and tree.statement(backward_line, cst.SimpleStatementLine)
     small = only_small(bw, cst.Expr)
-    if small is None or backward_call(small.value) is None or tree.block(bw) is None or not optimizer.isidentifier() \
+    if small is None or backward_call(small.value, tree) is None or tree.block(bw) is None or not optimizer.isidentifier() \
             and not all(part.isidentifier() for part in optimizer.split(".")):
         return None
     block, index = tree.block(bw)

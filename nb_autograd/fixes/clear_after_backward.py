@@ -59,7 +59,7 @@ def clear_after_backward(source: str, *, line: int, backward_line: int, name: st
     store = tree and tree.statement(line, cst.SimpleStatementLine)
     bw = tree and tree.statement(backward_line, cst.SimpleStatementLine)
     small = only_small(bw, cst.Expr)
-    if store is None or small is None or backward_call(small.value) is None or tree.block(bw) is None:
+    if store is None or small is None or backward_call(small.value, tree) is None or tree.block(bw) is None:
         return None
     if not any(isinstance(c.func, cst.Attribute) and c.func.attr.value == "append" and _same(c.func.value, name)
                for c in calls_in(store)):

@@ -20,7 +20,7 @@ def collect_loop_losses(source: str, *, line: int, loop_line: int) -> str | None
     tree = load(source)
     stmt = tree and tree.statement(line, cst.SimpleStatementLine)
     small = only_small(stmt, cst.Expr)
-    call = backward_call(small.value) if small else None
+    call = backward_call(small.value, tree) if small else None
     if call is None or call.args or not isinstance(call.func, cst.Attribute) or call.func.attr.value != "backward":
         return None  # only a plain `loss.backward()`: retain_graph or gradient arguments mean more
     inner = tree.block(stmt)

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from typing import Mapping
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider, QualifiedNameProvider
 from ..evidence.cuts import DETACHING
 
 STATEMENT = (cst.SimpleStatementLine, cst.BaseCompoundStatement)
+AUTOGRAD = frozenset(("torch.autograd.grad", "torch.autograd.backward"))
 LOOP = (cst.For, cst.While)
 
 
@@ -21,6 +22,7 @@ class Tree:
     module: cst.Module
     positions: Mapping[cst.CSTNode, object]
     parents: Mapping[cst.CSTNode, cst.CSTNode]
+    autograd: Mapping[cst.Call, str] = None  # calls of torch.autograd.grad/backward however imported
 
     def line(self, node: cst.CSTNode) -> int:
         return self.positions[node].start.line
@@ -86,9 +88,17 @@ def load(source: str) -> Tree | None:
         wrapper = MetadataWrapper(cst.parse_module(source), unsafe_skip_copy=True)
         positions = wrapper.resolve(PositionProvider)
         parents = wrapper.resolve(ParentNodeProvider)
+        names = wrapper.resolve(QualifiedNameProvider)
     except (cst.ParserSyntaxError, RecursionError, ValueError):
         return None
-    return Tree(wrapper.module, positions, parents)
+    autograd = {}
+    for node in positions:
+        if isinstance(node, cst.Call):
+            found = names.get(node.func, ())
+            qualified = {q.name for q in (found() if callable(found) else found)} & AUTOGRAD  # resolved lazily
+            if qualified:
+                autograd[node] = qualified.pop().rpartition(".")[2]
+    return Tree(wrapper.module, positions, parents, autograd)
 
 
 def expr(code: str) -> cst.BaseExpression:
@@ -130,14 +140,24 @@ def dotted(node: cst.CSTNode) -> str | None:
     return None
 
 
-def backward_call(node: cst.CSTNode | None) -> cst.Call | None:
-    """`x.backward(...)`, `torch.autograd.backward(...)` or `torch.autograd.grad(...)`."""
+def autograd_function(node: cst.CSTNode | None, tree: Tree | None = None) -> str | None:
+    """"grad" or "backward" for a call of torch.autograd's, resolved through the imports
+    (`from torch.autograd import grad`, `import torch.autograd as ag`) when the tree is known."""
     if not isinstance(node, cst.Call):
         return None
+    if tree is not None and tree.autograd is not None and node in tree.autograd:
+        return tree.autograd[node]
     name = dotted(node.func) or ""
+    return name.rpartition(".")[2] if name.endswith(("autograd.backward", "autograd.grad")) else None
+
+
+def backward_call(node: cst.CSTNode | None, tree: Tree | None = None) -> cst.Call | None:
+    """`x.backward(...)`, or torch.autograd's `backward(...)` / `grad(...)` however imported."""
+    if not isinstance(node, cst.Call):
+        return None
     if isinstance(node.func, cst.Attribute) and node.func.attr.value == "backward":
         return node
-    return node if name.endswith(("autograd.backward", "autograd.grad")) else None
+    return node if autograd_function(node, tree) else None
 
 
 def calls_in(node: cst.CSTNode) -> list[cst.Call]:

@@ -33,7 +33,7 @@ def detach_accumulated(source: str, *, line: int, name: str) -> str | None:
     small = only_small(stmt)
     if small is None or tree.block(stmt) is None:
         return None
-    backpropagated = {dotted(c.func.value) for c in calls_in(tree.module) if backward_call(c) is not None
+    backpropagated = {dotted(c.func.value) for c in calls_in(tree.module) if backward_call(c, tree) is not None
                       and isinstance(c.func, cst.Attribute)}
     first = _edit(small, backpropagated)
     target = small.target if isinstance(small, cst.AugAssign) else getattr(small, "targets", [None])[0]

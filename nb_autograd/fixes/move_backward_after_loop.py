@@ -22,7 +22,7 @@ def move_backward_after_loop(source: str, *, line: int, loop_line: int, with_ste
     tree = load(source)
     stmt = tree and tree.statement(line, cst.SimpleStatementLine)
     small = only_small(stmt, cst.Expr)
-    call = backward_call(small.value) if small else None
+    call = backward_call(small.value, tree) if small else None
     if call is None or not isinstance(call.func, cst.Attribute) or call.func.attr.value != "backward" \
             or call.args or not isinstance(call.func.value, (cst.Name, cst.Attribute)):
         return None  # only `name.backward()`: what it backpropagates must mean the same after the loop

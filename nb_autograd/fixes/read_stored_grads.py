@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import backward_call, code_of, dotted, load, only_small
+from .cst import autograd_function, backward_call, code_of, dotted, load, only_small
 
 _SEQUENCE_CALLS = ("list", "tuple", "parameters")
 
@@ -35,8 +35,8 @@ def read_stored_grads(source: str, *, line: int) -> str | None:
     tree = load(source)
     stmt = tree and tree.statement(line, cst.SimpleStatementLine)
     small = only_small(stmt, cst.Assign)
-    call = backward_call(small.value) if small else None
-    if call is None or not code_of(call.func).endswith("grad"):
+    call = backward_call(small.value, tree) if small else None
+    if call is None or autograd_function(call, tree) != "grad":
         return None
     allowed = {"retain_graph", "allow_unused"}
     if any(a.keyword and a.keyword.value not in allowed for a in call.args) or len([a for a in call.args if not a.keyword]) > 2:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import Tree, code_of, load
+from .cst import Tree, autograd_function, code_of, load
 
 
 def _is_reduced(expr: cst.BaseExpression) -> bool:
@@ -39,8 +39,7 @@ class _Reduce(cst.CSTTransformer):
                               equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
                 return updated.with_changes(args=[arg, *updated.args])
             return updated.with_changes(func=func.with_changes(value=_reduced(func.value, self.how)))
-        if isinstance(func, cst.Attribute) and func.attr.value in {"backward", "grad"} and updated.args \
-                and self.how != "gradient":
+        if autograd_function(original, self.tree) and updated.args and self.how != "gradient":
             self.done = True
             first = updated.args[0]
             if _is_reduced(first.value):

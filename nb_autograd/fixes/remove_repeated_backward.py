@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import backward_call, code_of, load, only_small, with_body
+from .cst import autograd_function, backward_call, code_of, load, only_small, with_body
 
 
 def _receiver(call: cst.Call) -> str | None:
@@ -24,8 +24,8 @@ def _receiver(call: cst.Call) -> str | None:
 def _backward(tree, line: int):
     stmt = tree.statement(line, cst.SimpleStatementLine)
     small = only_small(stmt, cst.Expr)
-    call = backward_call(small.value) if small else None
-    if call is None or code_of(call.func).endswith("grad"):
+    call = backward_call(small.value, tree) if small else None
+    if call is None or autograd_function(call, tree) == "grad":
         return None, None
     return stmt, call
 
@@ -41,8 +41,8 @@ def remove_repeated_backward(source: str, *, line: int, kept: int | None = None,
     else:
         receiver = _receiver(call)
         earlier = [n for n, pos in tree.positions.items()
-                   if isinstance(n, cst.Call) and pos.start.line < line and backward_call(n) is not None
-                   and not code_of(n.func).endswith("grad") and _receiver(n) == receiver]
+                   if isinstance(n, cst.Call) and pos.start.line < line and backward_call(n, tree) is not None
+                   and autograd_function(n, tree) != "grad" and _receiver(n) == receiver]
         if not earlier:
             return None
     where = tree.block(stmt)

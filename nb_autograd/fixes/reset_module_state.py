@@ -44,7 +44,7 @@ def reset_module_state(source: str, *, backward_line: int, model: str, attr: str
     tree = load(source)
     bw = tree and tree.statement(backward_line, cst.SimpleStatementLine)
     small = only_small(bw, cst.Expr)
-    if small is None or backward_call(small.value) is None or tree.block(bw) is None:
+    if small is None or backward_call(small.value, tree) is None or tree.block(bw) is None:
         return None
     call = None if detach else reset_call(source, model)
     if call is None and not detach:

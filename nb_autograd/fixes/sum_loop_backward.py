@@ -27,7 +27,7 @@ def sum_loop_backward(source: str, *, line: int) -> str | None:
     stmt = tree and tree.statement(line, cst.SimpleStatementLine)
     loop = stmt and tree.enclosing(stmt, LOOP)
     small = only_small(stmt, cst.Expr)
-    call = backward_call(small.value) if small else None
+    call = backward_call(small.value, tree) if small else None
     if call is None or not isinstance(loop, cst.For) or loop.orelse is not None or tree.block(loop) is None \
             or not isinstance(loop.body, cst.IndentedBlock) or list(loop.body.body) != [stmt]:
         return None  # the loop must do nothing but the backward

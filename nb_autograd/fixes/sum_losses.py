@@ -15,7 +15,7 @@ from .move_statement import is_step
 def _plain_backward(tree, line):
     stmt = tree.statement(line, cst.SimpleStatementLine)
     small = only_small(stmt, cst.Expr)
-    call = backward_call(small.value) if small else None
+    call = backward_call(small.value, tree) if small else None
     if call is None or call.args or not isinstance(call.func, cst.Attribute) or call.func.attr.value != "backward":
         return None, None
     return stmt, call

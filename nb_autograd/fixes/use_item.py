@@ -103,7 +103,7 @@ def use_item(source: str, *, line: int, backward_line: int, name: str) -> str | 
     bw = tree and tree.statement(backward_line, cst.SimpleStatementLine)
     small, bw_small = only_small(acc), only_small(bw, cst.Expr)
     found = _term(small, name) if small else None
-    call = backward_call(bw_small.value) if bw_small else None
+    call = backward_call(bw_small.value, tree) if bw_small else None
     if found is None or call is None or not isinstance(call.func, cst.Attribute) or backward_line <= line:
         return None
     scope = _scope(tree, acc)

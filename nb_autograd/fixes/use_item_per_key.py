@@ -59,7 +59,7 @@ def use_item_per_key(source: str, *, line: int, backward_line: int) -> str | Non
     loop = slot and tree.enclosing(acc, LOOP)
     pair = loop and _items_loop(loop, slot[1])
     bw_small = only_small(bw, cst.Expr)
-    call = backward_call(bw_small.value) if bw_small else None
+    call = backward_call(bw_small.value, tree) if bw_small else None
     if call is None or not loop or tree.block(loop) is None or tree.block(bw) is None:
         return None
     totals = totals_of = slot[0]
