@@ -65,6 +65,10 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
             attrs = {**vars(module), **module._buffers}  # a history kept as a buffer and reassigned
             for name in [a for a in attrs if a in idents and isinstance(attrs[a], torch.Tensor)][:MAX_ITEMS]:
                 yield f"{path}.{sub_path}.{name}" if sub_path else f"{path}.{name}", attrs[name]
+            for hook in _hooks(module):
+                yield from _closure_values(hook, idents, depth)
+    elif isinstance(value, types.FunctionType):  # a hook or helper that closes over a list
+        yield from _closure_values(value, idents, depth)
     elif depth <= 1 and hasattr(value, "__dict__") and not isinstance(value, _NOT_OBJECTS):  # pipe.scheduler.ets
         try:
             attrs = vars(value)
@@ -72,6 +76,30 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
             return
         for name in [a for a in attrs if a in idents][:MAX_ITEMS]:
             yield from _tensor_values(f"{path}.{name}", attrs[name], idents, depth + 1)
+
+
+def _hooks(module: torch.nn.Module) -> list:
+    """The functions registered as the module's forward (pre-)hooks."""
+    found = []
+    for hooks in (module._forward_hooks, module._forward_pre_hooks):
+        found += [getattr(h, "func", h) for h in list(hooks.values())[:MAX_ITEMS]]  # functools.partial too
+    return found
+
+
+def _closure_values(fn, idents: set[str], depth: int):
+    """Tensors in the variables a function closes over, named as the code names them."""
+    code, cells = getattr(fn, "__code__", None), getattr(fn, "__closure__", None) or ()
+    if code is None or depth > 0:
+        return
+    for name, cell in zip(code.co_freevars, cells):
+        if name not in idents:
+            continue
+        try:
+            content = cell.cell_contents
+        except ValueError:  # not bound yet
+            continue
+        if not isinstance(content, (types.FunctionType, torch.nn.Module)):
+            yield from _tensor_values(name, content, idents, depth + 1)
 
 
 def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tuple[Holder, ...]:

@@ -153,7 +153,8 @@ def match(ev: Evidence) -> Hit | None:
         return None  # a stale tensor replayed from a store is not one computed before the loop
     candidates = before_loop_names(ev)
     receiver = ev.backward_site.names
-    candidates = [(n, l) for n, l in candidates if n not in receiver]
+    grown = {s.container for s in ev.code.stores if not s.detached}  # a list a hook keeps appending to
+    candidates = [(n, l) for n, l in candidates if n not in receiver and n not in grown]
     if ev.has_runtime_staleness:
         candidates = [(n, l) for n, l in candidates if ev.stale_holder(n)]
         score = 0.86

@@ -13,7 +13,8 @@ SYMPTOM = "second_backward"
 
 
 def _container_sources(ev: Evidence) -> list[tuple[str, int]]:
-    loop_stores = [s for s in ev.code.stores if ev.in_loop_scope(s.line, s.container) and not s.detached]
+    loop_stores = [s for s in ev.code.stores if not s.detached and (
+        ev.in_loop_scope(s.line, s.container) or ev.stale_holder(s.container))]  # a hook's list, seen at run time
     out = []
     for store in loop_stores:
         if ev.has_runtime_staleness and not ev.reaches_stale(store.container):

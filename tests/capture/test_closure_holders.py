@@ -1,0 +1,72 @@
+"""Holders are found where real code keeps activations: in the variables a forward hook
+closes over (the list is nowhere else in the frames), and in a module's reassigned buffer."""
+from __future__ import annotations
+
+import nb_autograd
+from nb_autograd.evidence import build
+
+HOOKED = """\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+def watch(module):
+    feats = []
+
+    def hook(mod, inputs, output):
+        feats.append(output)
+
+    module.register_forward_hook(hook)
+    return lambda: torch.stack([f.mean() for f in feats]).sum()
+
+
+penalty = watch(model[1])
+for step in range(3):
+    loss = model(torch.randn(5, 4)).pow(2).mean() + 0.1 * penalty()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+BUFFER = """\
+import torch
+torch.manual_seed(0)
+
+
+class Scaled(torch.nn.Linear):
+    def __init__(self):
+        super().__init__(3, 3)
+        self.register_buffer("history", torch.zeros(4))
+
+    def forward(self, x):
+        self.history = torch.cat([self.history[1:], self.weight.abs().max().reshape(1)])
+        return super().forward(x) / self.history.max()
+
+
+model = Scaled()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.randn(2, 3)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def _holders(source):
+    report = nb_autograd.diagnose(source)
+    assert report.error and "second time" in report.error
+    return report, {h.path: h for h in build(report.capture).holders}
+
+
+def test_a_list_only_a_hook_closes_over_is_a_stale_holder_and_the_store_is_named():
+    report, holders = _holders(HOOKED)
+    assert holders["feats[0]"].stale
+    assert (report.top.cause, report.top.line) == ("tensor_reused_across_iterations", 11)
+
+
+def test_a_reassigned_buffer_is_a_holder():
+    _, holders = _holders(BUFFER)
+    assert holders["model.history"].reaches_stale
