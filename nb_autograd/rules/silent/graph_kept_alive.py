@@ -197,9 +197,20 @@ def _growth_name(ev: Evidence, growth: GraphGrowth) -> tuple[str, int | None, st
     return (site.receiver if site else "?"), line, "retained"
 
 
+def _feeds_a_backward(ev: Evidence, name: str) -> bool:
+    """The list is kept on purpose: a later loss made from it is backpropagated
+    (`meta_loss = torch.stack(task_losses).mean(); meta_loss.backward()`), which frees it."""
+    made = {name}
+    for a in sorted(ev.code.assigns, key=lambda a: a.line):
+        if a.reads & made:
+            made |= set(a.targets)
+    return any(b.names & made for b in ev.code.backwards)
+
+
 def match(ev: Evidence) -> Hit | None:
     kept = [o for o in ev.capture.silent if isinstance(o, KeptGraph)]
     growth = [o for o in ev.capture.silent if isinstance(o, GraphGrowth)]
+    kept = [k for k in kept if not _feeds_a_backward(ev, k.path)]
     if kept:
         k = kept[0]
         line, variant = _holder_line(ev, k.path, min(k.lines))

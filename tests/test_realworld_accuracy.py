@@ -1,0 +1,45 @@
+"""The real-world development set's tuning part (tests/realworld/scripts/tuning: programs
+reproduced from public reports, each citing its source) held to the levels reached on it.
+
+These are regression floors, not claims: the rules were tuned on these cases. The README's
+headline numbers come from the sealed part, scored once. The issue's targets (family A cause
+95 %, line 90 %, first fix runs 90 %, trains like the expert 85 %; family B runs 90 %, like the
+expert 75 %; silent found 90 % each with a fix that runs) are not met yet: TARGETS says so."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TUNING = ROOT / "tests" / "realworld" / "scripts" / "tuning"
+spec = importlib.util.spec_from_file_location("accuracy", ROOT / "benchmarks" / "accuracy.py")
+accuracy = sys.modules.setdefault("accuracy", importlib.util.module_from_spec(spec))
+if not hasattr(accuracy, "evaluate"):
+    spec.loader.exec_module(accuracy)
+
+FLOORS = {  # counts reached on the tuning part; raise them as the rules improve, never lower them
+    "family_a": {"cause": 33, "line": 14, "fix_runs_clean": 23, "fix_matches_expert": 17},
+    "family_b": {"cause": 13, "line": 9, "fix_runs_clean": 7, "fix_matches_expert": 5},
+    "family_c": {"cause": 8, "line": 5, "fix_runs_clean": 8, "fix_matches_expert": 8},
+}
+TARGETS = {"family_a": {"cause": 0.95, "line": 0.9, "fix_runs_clean": 0.9, "fix_matches_expert": 0.85},
+           "family_b": {"fix_runs_clean": 0.9, "fix_matches_expert": 0.75},
+           "family_c": {"cause": 0.9, "fix_runs_clean": 0.9}}
+
+
+@pytest.mark.parametrize("family", sorted(FLOORS))
+def test_tuning_part_keeps_its_levels(family):
+    results = [r for r in (accuracy.evaluate(p) for p in accuracy.cases([TUNING / family])) if r is not None]
+    got = accuracy.summary(results)[family]
+    print(family, got, "targets", {k: f"{v:.0%}" for k, v in TARGETS[family].items()})
+    assert got["cases"] >= 10
+    assert all(got[k] >= v for k, v in FLOORS[family].items()), (got, FLOORS[family])
+
+
+def test_no_diagnosis_on_any_correct_program():
+    results = [r for r in (accuracy.evaluate(p) for p in accuracy.cases([TUNING / "clean"])) if r is not None]
+    assert len(results) >= 20
+    assert [r.name for r in results if r.named is not None] == []
