@@ -207,10 +207,25 @@ def _feeds_a_backward(ev: Evidence, name: str) -> bool:
     return any(b.names & made for b in ev.code.backwards)
 
 
+def _backward_after_its_loop(ev: Evidence, name: str) -> bool:
+    """Filled in a loop that a later backward in the same function follows (MAML's task
+    predictions beside its task losses): the graphs live until that backward, then go."""
+    lines = [s.line for s in ev.code.stores if s.container == name] + [a.line for a in ev.code.assigns_to(name)]
+    lines = [line for line in lines if ev.code.loops_at(line)]
+    for line in lines:
+        loops = ev.code.loops_at(line)
+        loop = loops[-1]
+        function = next((f for f in sorted(ev.code.functions, key=lambda f: -f.line) if f.line < line <= f.end_line), None)
+        end = function.end_line if function else len(ev.code.lines)
+        if not any(loop.end_line < b.line <= end and not b.retain_graph for b in ev.code.backwards):
+            return False
+    return bool(lines)
+
+
 def match(ev: Evidence) -> Hit | None:
     kept = [o for o in ev.capture.silent if isinstance(o, KeptGraph)]
     growth = [o for o in ev.capture.silent if isinstance(o, GraphGrowth)]
-    kept = [k for k in kept if not _feeds_a_backward(ev, k.path)]
+    kept = [k for k in kept if not _feeds_a_backward(ev, k.path) and not _backward_after_its_loop(ev, k.path)]
     if kept:
         k = kept[0]
         line, variant = _holder_line(ev, k.path, min(k.lines))
