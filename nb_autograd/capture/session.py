@@ -70,22 +70,28 @@ def inner_frames(stack, keys) -> tuple:
     return () if first is None else tuple(stack[first:])
 
 
+def imported_names(text: str) -> list[str]:
+    """The modules a cell imports by absolute name (`import a.b`, `from trainlib import train`)."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return []
+    names = []
+    for node in ast.walk(tree):
+        names += [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+    return names
+
+
 def imported_files(cells) -> list[str]:
     """The user's own modules the cells import (`from trainlib import train`): their code
     runs as part of the notebook even when no frame of theirs is on a stack."""
     out = []
     for source in cells:
-        try:
-            tree = ast.parse(source.text)
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
-            for name in names:
-                path = getattr(sys.modules.get(name), "__file__", None)
-                if path and is_user_file(path):
-                    out.append(path)
+        for name in imported_names(source.text):
+            path = getattr(sys.modules.get(name), "__file__", None)
+            if path and is_user_file(path):
+                out.append(path)
     return out
 
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 import ast
 import builtins
 import difflib
+import os
 from dataclasses import dataclass, replace
 
 from ..capture.records import Capture, Frame, GraphNode, Place, Source
+from ..capture.session import imported_names
 
 MARK = '"nb_autograd: piece {}"'  # a statement of its own: a moved line never takes it along
 RERUN = "for _nb_autograd_rerun in range({}):"
@@ -197,6 +199,12 @@ def build_program(capture: Capture, users: bool = True) -> Program | None:
         if grown == chosen or len(grown) > MAX_PIECES:
             break
         chosen = grown
+    # the user's modules the chosen runs import (`from l2norm import L2Norm`): their code ran
+    # as part of the program even when none of their frames is on a stack
+    imports = {n.split(".")[0] for s in history if s.unit in chosen for n in imported_names(s.text)}
+    for s in capture.sources:
+        if s.file and s.key not in files and os.path.splitext(os.path.basename(s.file))[0] in imports:
+            files[s.key] = s
     # earlier runs of a chosen cell's text count as iterations of it, unless they raised
     # before finishing (and freed nothing the failure needed)
     freeing_units = {c.unit for c in capture.backwards if c.index in freeing}

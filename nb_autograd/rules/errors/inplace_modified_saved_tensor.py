@@ -215,9 +215,18 @@ def _producer_line(ev: Evidence) -> int | None:
     return max(lines) if lines else None
 
 
+# An in-place op rebases its tensor's history, so the message's "output 0 of Div" names the
+# last in-place op that wrote into the saved tensor: the op written with the same operator.
+_WRITES = {"Div": ("/=", "div_"), "Mul": ("*=", "mul_"), "Add": ("+=", "add_"), "Sub": ("-=", "sub_"),
+           "Relu": ("relu", "inplace"), "Threshold": ("relu", "threshold"), "Sigmoid": ("sigmoid_",),
+           "Tanh": ("tanh_",), "Clamp": ("clamp_",), "Pow": ("**=", "pow_"), "Exp": ("exp_",)}
+
+
 def _score(ev: Evidence, op: InplaceOp, made_at: int | None) -> float:
     producer = ev.symptom.get("producer")
     score = 0.7
+    if producer and any(w in op.text for w in _WRITES.get(producer.removesuffix("Backward0"), ())):
+        score += 0.15
     made_here = {a.line for a in ev.code.assigns_to(op.target)} if op.target else set()
     if made_at is not None and made_at in made_here:
         score += 0.2
