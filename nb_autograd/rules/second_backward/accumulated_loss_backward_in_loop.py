@@ -218,6 +218,42 @@ for step in range(1, 5):
         (acc / 2).backward()
         acc = 0
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    x = torch.randn(3, 4)
+    loss = 0
+    for t in range(2):
+        loss += model(x)[:, t].pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    for t in range(2):
+        loss += model(x)[:, t].abs().mean()
+    loss.backward()
+    opt.step()
+""", line=14, note="a second pass adds to the total the first pass already backpropagated", fixed="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    x = torch.randn(3, 4)
+    loss = 0
+    for t in range(2):
+        loss += model(x)[:, t].pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    loss = 0
+    for t in range(2):
+        loss += model(x)[:, t].abs().mean()
+    loss.backward()
+    opt.step()
+"""),
 )
 
 GOOD = (
@@ -252,8 +288,32 @@ def _accumulators(ev: Evidence) -> dict[str, int]:
     return out
 
 
+def _added_to_after_backward(ev: Evidence) -> tuple[str, int, int, int] | None:
+    """The failing backward's total was backpropagated earlier in the same pass and only added
+    to since (no fresh start): (name, first addition after, its first assignment, earlier backward)."""
+    site, calls = ev.backward_site, ev.freeing_calls
+    if site is None or not calls or not ev.freed_in_same_pass:
+        return None
+    first = calls[0].line
+    earlier = next((b for b in ev.code.backwards if b.line == first), None)
+    name = site.receiver
+    if earlier is None or earlier.receiver != name or first >= site.line:
+        return None
+    between = [a for a in ev.code.assigns_to(name) if first < a.line < site.line]
+    init = [a.line for a in ev.code.assigns_to(name) if a.line < first and not a.accumulates]
+    if not between or not all(a.accumulates for a in between) or not init:
+        return None
+    return name, min(a.line for a in between), max(init), first
+
+
 def match(ev: Evidence) -> Hit | None:
     site = ev.backward_site
+    again = _added_to_after_backward(ev)
+    if again:
+        name, line, init, first = again
+        return Hit(CAUSE, line, 0.9, facts=(("name", name), ("line", str(line)), ("backward_line", str(site.line)),
+                                            ("init_line", str(init)), ("first_line", str(first))),
+                   related=(("backward", first), ("backward", site.line)), variant="added_after_backward")
     if site is None or ev.same_root_call or ev.freed_in_same_pass:
         return None
     accumulators = _accumulators(ev)
@@ -282,6 +342,9 @@ def plans(hit: Hit, ev: Evidence) -> list:
     from ...fixes.plan import plan
 
     name, backward_line = hit.fact("name"), int(hit.fact("backward_line"))
+    if hit.variant == "added_after_backward":
+        return [plan("reset_before_accumulating", line=hit.line, name=name, init_line=int(hit.fact("init_line")),
+                     first_line=int(hit.fact("first_line")), facts={"name": name})]
     loops = ev.code.loops_at(hit.line)
     item = plan("use_item", line=hit.line, backward_line=backward_line, name=name, facts={"name": name})
     first = [plan("use_item_per_key", title="use_item", line=hit.line, backward_line=backward_line, facts={"name": name}),
