@@ -1,6 +1,7 @@
 """Replace an in-place write at one line by its out-of-place form, so the tensor autograd
 saved keeps its version: `y += z` -> `y = y + z`, `x.add_(1)` -> `x = x.add(1)`,
-`relu(inplace=True)` -> `relu()`."""
+`relu(inplace=True)` -> `relu()` (with every_flag, at every call in the source: the
+in-place layers of a model are switched off together, which changes no value)."""
 from __future__ import annotations
 
 import libcst as cst
@@ -19,9 +20,9 @@ def _outplace_name(name: str) -> str:
 
 
 class _OutOfPlace(cst.CSTTransformer):
-    def __init__(self, tree: Tree, line: int):
+    def __init__(self, tree: Tree, line: int, every_flag: bool = False):
         super().__init__()
-        self.tree, self.target = tree, line
+        self.tree, self.target, self.every_flag = tree, line, every_flag
 
     def leave_SimpleStatementLine(self, original, updated):
         if self.tree.line(original) != self.target:
@@ -51,9 +52,14 @@ class _OutOfPlace(cst.CSTTransformer):
 
     def leave_Call(self, original, updated):
         span = self.tree.positions[original]
-        if not (span.start.line <= self.target <= span.end.line):
+        if not (span.start.line <= self.target <= span.end.line) and not self.every_flag:
             return updated
         args = [a for a in updated.args if not (a.keyword and a.keyword.value == "inplace")]
+        if not (span.start.line <= self.target <= span.end.line):  # every_flag: only `inplace=True` elsewhere
+            if len(args) == len(updated.args) or not any(a.keyword and a.keyword.value == "inplace"
+                                                         and isinstance(a.value, cst.Name) and a.value.value == "True"
+                                                         for a in updated.args):
+                return updated
         if len(args) != len(updated.args):
             if args:
                 args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
@@ -74,6 +80,6 @@ def _is_module(node) -> bool:
     return isinstance(node, cst.Name) and node.value in {"torch", "F", "nn", "init", "np"}
 
 
-def out_of_place(source: str, line: int) -> str | None:
+def out_of_place(source: str, line: int, every_flag: bool = False) -> str | None:
     tree = load(source)
-    return tree and tree.rewrite(_OutOfPlace(tree, line))
+    return tree and tree.rewrite(_OutOfPlace(tree, line, every_flag))

@@ -289,6 +289,10 @@ def plans(hit: Hit, ev: Evidence) -> list:
             plans.insert(0, plan("sum_losses", first_line=earlier[-1].line, line=ev.line, across_step=True))
     elif hit.variant == "setitem":
         plans = [plan("clone_before_write", facts=facts, line=line, name=hit.fact("name"))]
-    elif hit.variant in {"augassign", "method", "inplace_kw", "functional"}:
+    elif hit.variant == "inplace_kw":  # `inplace=True` layers often come in pairs (LeakyReLU then Dropout):
+        # dropping every such flag computes the same values and cannot leave the next one behind
+        plans = [plan("out_of_place", title="out_of_place_all_flags", facts=facts, line=line, every_flag=True),
+                 plan("out_of_place", facts=facts, line=line)]
+    elif hit.variant in {"augassign", "method", "functional"}:
         plans = [plan("out_of_place", facts=facts, line=line)]
     return list(plans)
