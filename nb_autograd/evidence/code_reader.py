@@ -89,6 +89,23 @@ class _Reader(ast.NodeVisitor):
         self.assigns, self.stores, self.reads = [], [], []
         self.function: str | None = None
         self.no_grad = False
+        self.aliases: dict[str, str] = {}  # `ag` -> "torch.autograd", `G` -> "torch.autograd.grad"
+
+    # imports: what a local name stands for, so `ag.grad` reads as torch.autograd.grad ------
+    def visit_Import(self, node):
+        for a in node.names:
+            if a.asname:
+                self.aliases[a.asname] = a.name
+
+    def visit_ImportFrom(self, node):
+        if node.module and not node.level:
+            for a in node.names:
+                self.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+
+    def _resolved(self, name: str) -> str:
+        head, dot, rest = name.partition(".")
+        full = self.aliases.get(head)
+        return f"{full}{dot}{rest}" if full and full.startswith("torch") else name
 
     # scopes -------------------------------------------------------------------
     def _block(self, body, *, no_grad=None, function=None):
@@ -225,6 +242,7 @@ class _Reader(ast.NodeVisitor):
 
     def _backward_site(self, node, func, name, keywords):
         kw = dict(keywords)
+        name = self._resolved(name)
         if isinstance(func, ast.Attribute) and func.attr == "backward" and name not in {"torch.autograd.backward", "autograd.backward"}:
             receiver, positional_retain = func.value, node.args[1] if len(node.args) > 1 else None
             kind = "backward"

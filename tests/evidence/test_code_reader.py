@@ -51,3 +51,12 @@ def test_code_that_does_not_parse_gives_lines_only():
     facts = read_code("for i in range(3)\n    pass\n")
     assert not facts.parsed and facts.lines == ("for i in range(3)", "    pass")
     assert facts.loops == () and facts.line_text(1) == "for i in range(3)"
+
+
+def test_autograd_calls_are_read_through_the_imports():
+    """`ag.grad(...)`, `G(...)`, `autograd.grad(...)` are backward sites like torch.autograd.grad."""
+    for imported, call in (("from torch.autograd import grad as G", "G"), ("import torch.autograd as ag", "ag.grad"),
+                           ("from torch import autograd", "autograd.grad")):
+        facts = read_code(f"import torch\n{imported}\ng = {call}(loss, w)\n")
+        assert [(b.line, b.kind, b.receiver) for b in facts.backwards] == [(3, "grad", "loss")], imported
+    assert read_code("def G(a, b):\n    return a\ng = G(loss, w)\n").backwards == ()
