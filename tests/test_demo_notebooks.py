@@ -33,11 +33,19 @@ def test_seed_notebook(path):
 
 
 def test_other_errors_notebook_names_each_error():
-    results, _ = runner.run_notebook(NOTEBOOKS / "06_other_autograd_errors.ipynb")
+    results, nb = runner.run_notebook(NOTEBOOKS / "06_other_autograd_errors.ipynb")
     assert [r.expected for r in results] == ["inplace_modified_saved_tensor", "no_grad_fn", "non_scalar_backward",
                                              "leaf_inplace", "numpy_on_grad_tensor"]
     for result in results:
         assert result.error == "RuntimeError" and result.named[:1] == (result.expected,), result
+    # the HTML page `scripts/demo --headless` writes holds one static explanation per error
+    from nbconvert import HTMLExporter
+
+    page = HTMLExporter().from_notebook_node(nb)[0]
+    assert "application/vnd.jupyter.widget-state+json" in page  # the widgets' state is stored
+    assert page.count('class="nba nba-static"') == len(results) == 5
+    for result in results:
+        assert f'<span class="cause">{result.expected}</span>' in page
 
 
 def test_notebooks_are_built_from_their_scenarios():

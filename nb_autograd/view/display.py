@@ -1,4 +1,5 @@
-"""Pick the richest view the front end can show: widget, then static HTML, then text."""
+"""Show the explanation: a static copy every reader can see (HTML, Markdown, text), then the
+interactive widget where the front end runs one (it hides the static copy when it renders)."""
 from __future__ import annotations
 
 import sys
@@ -29,7 +30,14 @@ def show(report: Report, shell=None) -> None:
     from IPython.display import display
 
     widget = widget_for(report)
+    svg = (widget.graph or {}).get("svg", "") if widget is not None else ""
+    # the static copy first: it is what an exported or shared notebook shows (nbconvert renders a
+    # widget with stored state as a script that needs a CDN); a live widget hides it when it renders
+    display(static_bundle(report, svg), raw=True)
     if widget is not None:
         display(widget)
-    else:
-        display({"text/plain": text.render(report), "text/html": html.render(report)}, raw=True)
+
+
+def static_bundle(report: Report, svg: str = "") -> dict:
+    return {"text/plain": text.render(report), "text/html": html.render(report, svg, static=True),
+            "text/markdown": html.markdown_text(report)}

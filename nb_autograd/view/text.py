@@ -46,3 +46,11 @@ def render(report: Report, show_fixes: bool = True, hint: str = "ui.apply_hint")
     if report.diagnoses and report.diagnoses[0].fixes:
         out.append(text(hint, lang))
     return "\n".join(out)
+
+
+def widget_line(report: Report) -> str:
+    """The one line a widget output carries as text (the static copy above it has the rest)."""
+    lang = report.lang
+    heading = text("ui.heading" if report.error else "ui.silent_heading", report.lang)
+    first = next(iter((*report.diagnoses, *report.findings)), None)
+    return f"{heading}: {first.title} [{first.cause}]" if first else f"{heading}: {text('ui.unknown', lang)}"

@@ -12,7 +12,7 @@ import anywidget
 import traitlets
 
 from ..report import Report
-from . import html, text
+from . import text
 from .graph_view import GraphView
 from .payload import explanation
 
@@ -67,10 +67,12 @@ class AutogradWidget(anywidget.AnyWidget):
             self.graph = self._graph.refused(self.graph, self.lang)
 
     def _repr_mimebundle_(self, **kwargs):
-        """The widget view, plus static HTML and text for nbconvert, GitHub and consoles."""
+        """The widget view, plus one line of text: the static copy shown just before the
+        widget (view/display.py) is what exports and consoles read, so it is not repeated."""
         bundle = super()._repr_mimebundle_(**kwargs)
         data, meta = bundle if isinstance(bundle, tuple) else (bundle or {}, {})
-        data = {**data, "text/plain": text.render(self._report), "text/html": html.render(self._report)}
+        data = {**data, "text/plain": text.widget_line(self._report)}
+        data.pop("text/html", None)
         return data, meta
 
 

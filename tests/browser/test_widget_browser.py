@@ -52,6 +52,10 @@ def test_widget_explains_draws_and_applies(page):
     big = page.locator(".jp-Cell").nth(1).locator(".nba-w")
     big.wait_for(timeout=60_000)
     assert "recurrent_state_not_detached" in big.locator(".nba-cause").first.inner_text()
+    # the static copy kept for exported pages sits just before the widget, hidden while it renders
+    static = page.locator(".jp-Cell").nth(1).locator(".nba-static")
+    assert static.count() == 1
+    page.wait_for_function("el => !el.offsetParent", arg=static.element_handle())
     count = big.locator(".nba-count").inner_text()
     assert "of 305" in count and big.locator(".nba-svg g.node.block").count() > 3
     big.locator('button[data-act="fit"]').click()  # the first view is centred on the failing node

@@ -221,9 +221,19 @@ function graphView(model, w) {
   return { el: h('div', { class: 'nba-graph' }, toolbar, legend, h('div', { class: 'nba-graph-body' }, host, details)), draw };
 }
 
+// The kernel shows a static copy of the explanation just before the widget, for exported and
+// shared notebooks; where the widget itself renders, that copy is hidden (never removed).
+function hideStaticCopy(el, tries = 0) {
+  const child = el.closest('.jp-OutputArea-child');
+  const copy = child && child.previousElementSibling;
+  if (copy && copy.querySelector('.nba-static')) copy.style.display = 'none';
+  else if (!child && tries < 20) setTimeout(() => hideStaticCopy(el, tries + 1), 50);
+}
+
 function render({ model, el }) {
   const root = h('div', { class: 'nba-w' });
   el.append(root);
+  hideStaticCopy(el);
   let graph = null;
   const full = () => {
     const v = model.get('view') || {};
