@@ -58,21 +58,10 @@ def _cell_id(shell) -> str | None:
 
 
 def _native(tb):
-    """The traceback as it would be without us: the recorder's frames left out entirely
-    (not even IPython's "skipping hidden frames" line)."""
-    import types
+    """The traceback as it would be without us (the recorder's frames left out)."""
+    from .capture.run import native_traceback
 
-    from .capture import backwards
-
-    frames = []
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename != backwards.__file__:
-            frames.append(tb)
-        tb = tb.tb_next
-    out = None
-    for t in reversed(frames):
-        out = types.TracebackType(out, t.tb_frame, t.tb_lasti, t.tb_lineno)
-    return out
+    return native_traceback(tb)
 
 
 class Extension:

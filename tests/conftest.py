@@ -51,7 +51,10 @@ def examples(kind: str, symptom: str | None = None):
 
 
 def skip_without(example) -> None:
-    """Examples that need a GPU are skipped only where there is none."""
+    """Examples that need a GPU are skipped only where there is none; examples that need
+    several processes run in tests/test_distributed.py under a real torchrun, not in-process."""
+    if "torchrun" in example.needs:
+        pytest.skip("runs under torchrun in tests/test_distributed.py")
     if "cuda" in example.needs:
         import torch
 

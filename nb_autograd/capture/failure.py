@@ -78,6 +78,19 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
             yield from _tensor_values(f"{path}.{name}", attrs[name], idents, depth + 1)
 
 
+def _ddp_parameters(frames) -> tuple[str, ...]:
+    """The trainable parameter names of the DistributedDataParallel module the user's frames
+    hold, in the order DDP numbers them (its error messages give indices)."""
+    ddp = getattr(getattr(torch.nn, "parallel", None), "DistributedDataParallel", None)
+    if ddp is None:
+        return ()
+    for frame in frames:
+        for value in list(frame.f_locals.values()):
+            if isinstance(value, ddp):
+                return tuple(n for n, p in value.module.named_parameters() if p.requires_grad)
+    return ()
+
+
 def _hooks(module: torch.nn.Module) -> list:
     """The functions registered as the module's forward (pre-)hooks."""
     found = []
@@ -134,8 +147,8 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
     stack = tuple((f.f_code.co_filename, line) for f, line in user_frames)
     roots = _failing_roots(tb)
     frames.clear()
-    base = dict(error_type=type(exc).__name__, message=str(exc)[:2000], stack_lines=stack_lines, stack=stack,
-                unit=recorder.unit)
+    base = dict(error_type=type(exc).__name__, message=str(exc)[:4000], stack_lines=stack_lines, stack=stack,
+                unit=recorder.unit, ddp_parameters=_ddp_parameters([f for f, _ in user_frames]))
     if not roots:
         return Failure(**base)
     # half of the room at most, so graphs still alive from earlier readings leave room for later ones

@@ -128,6 +128,7 @@ class Failure:
     holders: tuple[Holder, ...] = ()
     stack: tuple[Frame, ...] = ()  # the user frames as they ran, outermost first
     unit: int = 0                  # the run (Source.unit) that raised
+    ddp_parameters: tuple[str, ...] = ()  # a DistributedDataParallel module's trainable parameters, in its order
 
     @property
     def line(self) -> int | None:

@@ -12,6 +12,27 @@ from .session import SESSION, inner_frames, user_files
 from .watch import Watcher
 
 
+def native_traceback(tb, start: str | None = None):
+    """The traceback as it would be without us: the recorder's frames left out entirely, and
+    with `start` (a script's filename) the runner's own frames above the script's first one."""
+    import types
+
+    from . import backwards
+
+    frames = []
+    while tb is not None:
+        if start is not None and not frames and tb.tb_frame.f_code.co_filename != start:
+            tb = tb.tb_next
+            continue
+        if tb.tb_frame.f_code.co_filename != backwards.__file__:
+            frames.append(tb)
+        tb = tb.tb_next
+    out = None
+    for t in reversed(frames):
+        out = types.TracebackType(out, t.tb_frame, t.tb_lasti, t.tb_lineno)
+    return out
+
+
 def register_source(filename: str, source: str) -> None:
     """Make tracebacks and our line lookups see `source` under `filename`."""
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)

@@ -15,7 +15,10 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ("leaf_inplace", r"a (view of a )?leaf Variable that requires grad (is being|has been) used in an in-place operation"),
     ("numpy_on_grad", r"Can't call numpy\(\) on Tensor that requires grad"),
     ("device_mismatch", r"Expected all tensors to be on the same device"),
+    ("ddp_unused", r"Expected to have finished reduction in the prior iteration"),
+    ("ddp_ready_twice", r"Expected to mark a variable ready only once"),
 )
+_UNUSED = re.compile(r"Parameter indices which did not receive grad for rank \d+: ([\d ]+)")
 _VERSIONS = re.compile(r"is at version (\d+); expected version (\d+)")
 _TENSOR = re.compile(r"\[(torch\.\S+ \[[^\]]*\])\]")
 _PRODUCER = re.compile(r"which is output (\d+) of (\w+)")
@@ -84,5 +87,7 @@ def classify(error_type: str, message: str) -> Symptom | None:
                 details.append(("view", "1"))
             if symptom == "device_mismatch":
                 details += _device_details(message)
+            if m := _UNUSED.search(message):
+                details.append(("unused_indices", " ".join(m.group(1).split())))
             return Symptom(symptom, tuple(details))
     return None

@@ -8,7 +8,7 @@ from types import ModuleType
 from ..evidence import Evidence
 from .base import Hit
 
-GROUPS = ("second_backward", "errors", "silent")
+GROUPS = ("second_backward", "errors", "silent", "distributed")
 _rules: list[ModuleType] | None = None
 
 

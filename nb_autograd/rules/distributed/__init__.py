@@ -1,0 +1,1 @@
+"""DistributedDataParallel's own errors (the model is run by torchrun on several ranks)."""
