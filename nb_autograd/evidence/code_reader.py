@@ -3,6 +3,7 @@ rules need; LibCST is kept for the fixes, where formatting must survive)."""
 from __future__ import annotations
 
 import ast
+import re
 
 from .code import Assign, BackwardSite, Call, CodeFacts, Function, Loop, Store
 from .cuts import DETACHING, NO_GRAD_MODES
@@ -81,6 +82,10 @@ def _short(node: ast.AST, limit: int = 40) -> str:
 
 def _const(node: ast.AST) -> str:
     return repr(node.value) if isinstance(node, ast.Constant) else ast.unparse(node)
+
+
+# Frameworks' backward entry points take the loss as their first argument.
+_RUNS_BACKWARD = re.compile(r"(^|\.)(manual_backward|(accelerator|fabric|engine|model_engine|strategy|precision)\.backward)$")
 
 
 class _Reader(ast.NodeVisitor):
@@ -243,7 +248,10 @@ class _Reader(ast.NodeVisitor):
     def _backward_site(self, node, func, name, keywords):
         kw = dict(keywords)
         name = self._resolved(name)
-        if isinstance(func, ast.Attribute) and func.attr == "backward" and name not in {"torch.autograd.backward", "autograd.backward"}:
+        if _RUNS_BACKWARD.search(name) and node.args:  # accelerator.backward(loss), self.manual_backward(loss)
+            receiver, positional_retain = node.args[0], None
+            kind = "backward"
+        elif isinstance(func, ast.Attribute) and func.attr == "backward" and name not in {"torch.autograd.backward", "autograd.backward"}:
             receiver, positional_retain = func.value, node.args[1] if len(node.args) > 1 else None
             kind = "backward"
         elif name.endswith("autograd.backward") or name.endswith("autograd.grad") or name in {"grad", "backward"} and node.args:
