@@ -24,6 +24,7 @@ def _run(tmp_path: Path, name: str) -> tuple[subprocess.CompletedProcess, dict |
 
 @pytest.mark.parametrize("name,package,cause,line,fix", [
     ("lightning_manual_kept_output.py", "lightning", "tensor_reused_across_iterations", 24, "self.prev = out.detach()"),
+    ("lightning_auto_kept_output.py", "lightning", "tensor_reused_across_iterations", 19, "self.prev = out.detach()"),
     ("lightning_manual_backward_twice.py", "lightning", "double_backward", 19, None),
     ("accelerate_running_total.py", "accelerate", "accumulated_loss_backward_in_loop", 14, None),
 ])

@@ -133,6 +133,30 @@ def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tu
     return tuple(found.values())
 
 
+def _user_modules_in_library_frames(frames) -> list:
+    """Frames of a framework (Lightning's strategy, a trainer) that hold the user's own
+    module: its attributes are what the user's methods call `self.x`."""
+    found = []
+    for frame in frames:
+        if is_user_file(frame.f_code.co_filename):
+            continue
+        for value in list(frame.f_locals.values()):
+            if isinstance(value, torch.nn.Module) and _user_class(type(value)):
+                if not any(v is value for v in found):
+                    found.append(value)
+    return found[:4]
+
+
+def _user_class(cls) -> bool:
+    import inspect
+
+    try:
+        path = inspect.getfile(cls)
+    except (TypeError, OSError):
+        return False
+    return bool(path) and is_user_file(path)
+
+
 def read_failure(exc: BaseException, tb, cell_filename: str, source: str, recorder: BackwardRecorder,
                  origin: Callable | None = None) -> Failure:
     """Facts about `exc` for the cell compiled as `cell_filename` (`source`: the text whose
@@ -146,6 +170,7 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
     stack_lines = tuple(line for f, line in frames if f.f_code.co_filename == cell_filename)
     stack = tuple((f.f_code.co_filename, line) for f, line in user_frames)
     roots = _failing_roots(tb)
+    owned = _user_modules_in_library_frames([f for f, _ in frames])
     frames.clear()
     base = dict(error_type=type(exc).__name__, message=str(exc)[:4000], stack_lines=stack_lines, stack=stack,
                 unit=recorder.unit, ddp_parameters=_ddp_parameters([f for f, _ in user_frames]))
@@ -158,6 +183,8 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
     stale = set(freed_by)
     idents = set(re.findall(r"[A-Za-z_]\w*", source))
     holders = _holders([f for f, _ in reversed(user_frames)], idents, failing, stale)
+    if owned and not any(h.stale or h.reaches_stale for h in holders if "." in h.path):
+        holders += _holders([types.SimpleNamespace(f_locals={"self": m}) for m in owned], idents, failing, stale)
     graph = snapshot(roots, stale=stale, freed_by=freed_by, origin=origin, limit=budget)
     return Failure(**base, root_ids=tuple(node_id(r) for r in roots), graph=graph,
                    freed_by=tuple(sorted(freed_by.items())), holders=holders)

@@ -70,8 +70,8 @@ class Evidence:
         out: dict[tuple[int, int], str] = {}
         for line in self.failure.stack_lines:
             out.update({(l.line, l.end_line): "loop" for l in self.code.loops_at(line)})
-        if not out and self._repeated_by_caller is not None:  # a framework's loop calls training_step
-            out[self._repeated_by_caller] = "loop"
+        if not out:  # a framework's loop calls training_step: its body is the loop body
+            out.update({scope: "loop" for scope in self._repeated_by_caller})
         if not out:
             return ()
         for f in self.code.functions:
@@ -81,16 +81,19 @@ class Evidence:
         return tuple(sorted((first, last, kind) for (first, last), kind in out.items()))
 
     @cached_property
-    def _repeated_by_caller(self) -> tuple[int, int] | None:
-        """The innermost def on the failing stack when an earlier backward ran from the same
-        line and no loop of the user's is on the stack: a framework (Lightning, a trainer)
-        calls it once per step, so its body is the loop body."""
+    def _repeated_by_caller(self) -> tuple[tuple[int, int], ...]:
+        """When an earlier backward ran from the same line and no loop of the user's is on
+        the stack, a framework (Lightning, a trainer) is calling the user's code once per step:
+        the innermost def on the failing stack, or, when the framework itself runs the backward
+        (automatic optimisation), every method the user wrote except constructors."""
         lines = self.failure.stack_lines if self.failure else ()
         if not lines or not any(c.stack_lines[-1:] == lines[-1:] for c in self.earlier_calls):
-            return None
+            return ()
         defs = [f for f in self.code.functions if f.line < lines[-1] <= f.end_line]
-        inner = max(defs, key=lambda f: f.line, default=None)
-        return (inner.line, inner.end_line) if inner is not None else None
+        if defs:
+            inner = max(defs, key=lambda f: f.line)
+            return ((inner.line, inner.end_line),)
+        return tuple((f.line, f.end_line) for f in self.code.functions if f.name != "__init__" and f.params[:1] == ("self",))
 
     def in_loop_scope(self, line: int, name: str | None = None) -> bool:
         """Inside a loop around the failure or a def it calls; in a def off the failing
