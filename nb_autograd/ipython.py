@@ -74,6 +74,28 @@ class Extension:
         self.last_report = None
         self.pending: dict[int, object] = {}  # id(exception) -> report made inside %%gradwatch
         self.watch_filenames: set[str] = set()
+        self.transforming_watched = False  # %%gradwatch is transforming its own body
+
+    # %gradwatch on: every cell runs as if it began with `%%gradwatch --quiet` ----------------
+    def watch_every_cell(self, on: bool) -> None:
+        cleanup = self.shell.input_transformers_cleanup
+        if on and self._watch_transformer not in cleanup:
+            cleanup.insert(0, self._watch_transformer)
+        elif not on:
+            while self._watch_transformer in cleanup:
+                cleanup.remove(self._watch_transformer)
+
+    @property
+    def watching_every_cell(self) -> bool:
+        return self._watch_transformer in self.shell.input_transformers_cleanup
+
+    def _watch_transformer(self, lines: list[str]) -> list[str]:
+        """Before IPython reads magics: a cell that is not itself a cell magic (or a
+        %gradwatch line) is run under the watcher."""
+        first = next((line for line in lines if line.strip()), "")
+        if self.transforming_watched or not first or first.lstrip().startswith(("%%", "%gradwatch")):
+            return lines
+        return ["%%gradwatch --quiet\n", *lines]
 
     # install -----------------------------------------------------------------------
     def install(self) -> None:
@@ -98,8 +120,9 @@ class Extension:
                 self.shell.events.unregister(name, callback)
             except ValueError:
                 pass
+        self.watch_every_cell(False)
         magics = self.shell.magics_manager.magics
-        for kind, names in (("line", ("gradfix", "nb_autograd")), ("cell", ("gradwatch",))):
+        for kind, names in (("line", ("gradfix", "nb_autograd", "gradwatch")), ("cell", ("gradwatch",))):
             for name in names:
                 magics[kind].pop(name, None)
         RECORDER.release()
@@ -164,7 +187,11 @@ class Extension:
         """%%gradwatch: run `cell` in the user namespace under the watcher."""
         from .capture.run import Run
 
-        transformed = self.shell.transform_cell(cell)
+        self.transforming_watched = True
+        try:
+            transformed = self.shell.transform_cell(cell)
+        finally:
+            self.transforming_watched = False
         filename = self.shell.compile.cache(transformed, self.shell.execution_count, raw_code=cell)
         code = compile(transformed, filename, "exec")
         self.watch_filenames.add(filename)
@@ -221,6 +248,18 @@ class GradMagics(Magics):
 
         args = parse_argstring(self.gradfix, line)
         gradfix_magic(self.shell, self.extension.last_report, " ".join(args.words + ["--write"] * args.write))
+
+    @magic_arguments()
+    @argument("mode", choices=["on", "off"], nargs="?", help="watch every cell from now on (on) or stop (off); "
+                                                             "without it, say which")
+    @line_magic("gradwatch")
+    def gradwatch_line(self, line: str = ""):
+        """%gradwatch on|off: run every cell under the watcher (as if it began with
+        `%%gradwatch --quiet`), so the next error is explained with exact provenance."""
+        args = parse_argstring(self.gradwatch_line, line)
+        if args.mode is not None:
+            self.extension.watch_every_cell(args.mode == "on")
+        print(text("ui.watch_every_cell_" + ("on" if self.extension.watching_every_cell else "off")))
 
     @magic_arguments()
     @argument("--lang", choices=["zh", "en"], help="the explanation's language for this cell")

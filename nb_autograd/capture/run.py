@@ -13,23 +13,39 @@ from .watch import Watcher
 
 
 def native_traceback(tb, start: str | None = None):
-    """The traceback as it would be without us: the recorder's frames left out entirely, and
-    with `start` (a script's filename) the runner's own frames above the script's first one."""
+    """The traceback as it would be without us. Left out: the recorder's frames; under the
+    watcher, the frames our TorchFunctionMode adds (torch's dispatch into it and ours); for a
+    watched cell, everything before the cell's own code (the magic machinery); and with
+    `start` (a script's filename) the runner's frames above the script's first one."""
+    import os
     import types
 
-    from . import backwards
-
+    ours = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the nb_autograd package
     frames = []
     while tb is not None:
-        if start is not None and not frames and tb.tb_frame.f_code.co_filename != start:
-            tb = tb.tb_next
-            continue
-        if tb.tb_frame.f_code.co_filename != backwards.__file__:
-            frames.append(tb)
+        frames.append(tb)
         tb = tb.tb_next
+    name = lambda t: t.tb_frame.f_code.co_filename  # noqa: E731
+    mine = lambda t: os.path.abspath(name(t)).startswith(ours + os.sep)  # noqa: E731
+    watched = [i for i, t in enumerate(frames) if mine(t) and t.tb_frame.f_code.co_name == "run_watched"]
+    if watched:
+        frames = frames[watched[-1] + 1:]
+    if start is not None:
+        first = next((i for i, t in enumerate(frames) if name(t) == start), 0)
+        frames = frames[first:]
+    keep = [True] * len(frames)
+    for i, t in enumerate(frames):
+        if mine(t):
+            keep[i] = False
+            dispatch = i - 1  # torch.overrides.handle_torch_function, then the Tensor method that called it
+            if dispatch >= 0 and frames[dispatch].tb_frame.f_code.co_name == "handle_torch_function":
+                keep[dispatch] = False
+                if dispatch >= 1 and "torch" in name(frames[dispatch - 1]):
+                    keep[dispatch - 1] = False
     out = None
-    for t in reversed(frames):
-        out = types.TracebackType(out, t.tb_frame, t.tb_lasti, t.tb_lineno)
+    for t, kept in reversed(list(zip(frames, keep))):
+        if kept:
+            out = types.TracebackType(out, t.tb_frame, t.tb_lasti, t.tb_lineno)
     return out
 
 
