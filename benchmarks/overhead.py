@@ -1,9 +1,12 @@
-"""What `%%gradwatch` costs: small real CPU training loops (an MLP, a small CNN, an LSTM) run
-plain, with the extension loaded (the hook's backward recorder only), under the watcher, and
-under torch.autograd.detect_anomaly, interleaved in one process after a warm-up; prints the
-median of the paired ratios to the plain run (`--json` keeps to plain/gradwatch/anomaly).
+"""What `%%gradwatch` costs: small real training loops (an MLP, a small CNN, an LSTM, an
+unrolled LSTMCell, a transformer block) run plain, with the extension loaded (the hook's
+backward recorder only), under the watcher, and under torch.autograd.detect_anomaly,
+interleaved in one process after a warm-up; prints the median of the paired ratios to the
+plain run (`--json` keeps to plain/gradwatch/anomaly, plus the device). On CUDA, when one is
+present, the same loops run on the GPU and are timed by wall clock after a synchronize (CPU
+time says nothing about asynchronous kernels); on CPU, by process time (the machine is shared).
 
-    python benchmarks/overhead.py [--reps 9] [--steps 30] [--json]
+    python benchmarks/overhead.py [--reps 9] [--steps 30] [--device auto|cpu|cuda] [--json]
 """
 from __future__ import annotations
 
@@ -48,7 +51,41 @@ def lstm():
     return _LSTM(), lambda: (torch.randn(16, 35, 32), torch.randint(0, 10, (16,)))
 
 
-WORKLOADS = {"mlp": mlp, "cnn": cnn, "lstm": lstm}
+class _LSTMCellLoop(nn.Module):
+    """The recurrence written out by hand: one cell call (and its ops) per time step."""
+
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.LSTMCell(32, 64)
+        self.head = nn.Linear(64, 10)
+
+    def forward(self, x):
+        h = c = torch.zeros(x.shape[0], 64, device=x.device)
+        for t in range(x.shape[1]):
+            h, c = self.cell(x[:, t], (h, c))
+        return self.head(h)
+
+
+def lstmcell():
+    return _LSTMCellLoop(), lambda: (torch.randn(16, 35, 32), torch.randint(0, 10, (16,)))
+
+
+class _Transformer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.block = nn.TransformerEncoderLayer(64, 4, dim_feedforward=128, dropout=0.0, batch_first=True)
+        self.head = nn.Linear(64, 10)
+
+    def forward(self, x):
+        return self.head(self.block(x).mean(1))
+
+
+def transformer():
+    return _Transformer(), lambda: (torch.randn(16, 32, 64), torch.randint(0, 10, (16,)))
+
+
+WORKLOADS = {"mlp": mlp, "cnn": cnn, "lstm": lstm, "lstmcell": lstmcell, "transformer": transformer}
+DEVICE = torch.device("cpu")
 
 
 def train(model, batch, steps: int) -> float:
@@ -56,7 +93,7 @@ def train(model, batch, steps: int) -> float:
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     total = 0.0
     for _ in range(steps):
-        x, y = batch()
+        x, y = (t.to(DEVICE) for t in batch())
         opt.zero_grad()
         loss = nn.functional.cross_entropy(model(x), y)
         loss.backward()
@@ -68,7 +105,10 @@ def train(model, batch, steps: int) -> float:
 def run(kind: str, make, steps: int) -> float:
     torch.manual_seed(0)
     model, batch = make()
-    start = time.process_time()  # CPU time: the machine is shared, wall time is noise
+    model = model.to(DEVICE)
+    clock = time.perf_counter if DEVICE.type == "cuda" else time.process_time  # CPU time: the machine is shared
+    sync()
+    start = clock()
     if kind == "plain":
         train(model, batch, steps)
     elif kind == "hook":
@@ -92,7 +132,13 @@ def run(kind: str, make, steps: int) -> float:
             warnings.simplefilter("ignore")
             with torch.autograd.detect_anomaly():
                 train(model, batch, steps)
-    return time.process_time() - start
+    sync()
+    return clock() - start
+
+
+def sync() -> None:
+    if DEVICE.type == "cuda":
+        torch.cuda.synchronize()
 
 
 def measure(reps: int, steps: int) -> dict:
@@ -117,18 +163,24 @@ def main(argv=None) -> int:
     parser.add_argument("--reps", type=int, default=9)
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    global DEVICE
+    DEVICE = torch.device("cuda" if args.device == "cuda" or args.device == "auto" and torch.cuda.is_available()
+                          else "cpu")
     torch.set_num_threads(args.threads)
     results = measure(args.reps, args.steps)
     if args.json:
         keys = ("plain_s", "gradwatch_ratio", "anomaly_ratio")
-        print(json.dumps({"workloads": {n: {k: r[k] for k in keys} for n, r in results.items()}}))
+        print(json.dumps({"device": DEVICE.type,
+                          "workloads": {n: {k: r[k] for k in keys} for n, r in results.items()}}))
         return 0
-    print(f"{'workload':<10}{'plain (s)':>12}{'hook':>10}{'gradwatch':>12}{'anomaly':>12}   ({args.steps} steps, "
-          f"{args.reps} reps, median ratio to plain, CPU time)")
+    where = "CUDA, wall time" if DEVICE.type == "cuda" else "CPU time; no CUDA device here"
+    print(f"{'workload':<12}{'plain (s)':>12}{'hook':>10}{'gradwatch':>12}{'anomaly':>12}   ({args.steps} steps, "
+          f"{args.reps} reps, median ratio to plain, {where})")
     for name, r in results.items():
-        print(f"{name:<10}{r['plain_s']:>12.3f}{r['hook_ratio']:>9.2f}x{r['gradwatch_ratio']:>11.2f}x"
+        print(f"{name:<12}{r['plain_s']:>12.3f}{r['hook_ratio']:>9.2f}x{r['gradwatch_ratio']:>11.2f}x"
               f"{r['anomaly_ratio']:>11.2f}x")
     return 0
 

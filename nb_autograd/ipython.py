@@ -42,6 +42,8 @@ def _warm(loop, left: list[str]) -> None:
         module = importlib.import_module(left.pop(0))
         if module.__name__.endswith("registry"):
             module.all_rules()
+        elif module.__name__.endswith("fixes.plan"):
+            importlib.import_module("nb_autograd.fixes.cst").load("x = f(1)\n")  # LibCST's parser and metadata
     except Exception:
         left.clear()
     if left:

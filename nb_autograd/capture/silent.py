@@ -91,7 +91,7 @@ def measure(roots, since: int) -> tuple[list, int, int, int, bool]:
     return nodes, old, low, high, truncated
 
 
-STEADY = 8  # after this many same-sized backward calls from a line, walk one call in STEADY
+STEADY = 4  # after this many same-sized backward calls from a line, walk one call in STEADY
 
 
 def _steady(site: list) -> bool:
