@@ -1,0 +1,51 @@
+# source: https://github.com/pytorch/vision/issues/807
+# scenario: inplace_setup
+# cause: inplace_modified_saved_tensor
+# root: cell 1 line 27
+# expert: the BasicBlock cell applies the in-place ReLU before adding the identity (out = self.relu(out); out += identity), so the add overwrites the ReLU output that ReluBackward0 saved; add out-of-place (out = out + identity), or keep torchvision's order (add, then ReLU)
+# %%
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+# %%
+def conv3x3(in_planes, out_planes, stride=1):
+    return nn.Conv2d(in_planes, out_planes, kernel_size=3, stride=stride, padding=1, bias=False)
+
+class BasicBlock(nn.Module):
+    expansion = 1
+
+    def __init__(self, inplanes, planes, stride=1, downsample=None):
+        super(BasicBlock, self).__init__()
+        self.conv1 = conv3x3(inplanes, planes, stride)
+        self.bn1 = nn.BatchNorm2d(planes)
+        self.relu = nn.ReLU(inplace=True)
+        self.conv2 = conv3x3(planes, planes)
+        self.bn2 = nn.BatchNorm2d(planes)
+        self.downsample = downsample
+        self.stride = stride
+
+    def forward(self, x):
+        identity = x
+        out = self.conv1(x)
+        out = self.bn1(out)
+        out = self.relu(out)
+        out = self.conv2(out)
+        out = self.bn2(out)
+        if self.downsample is not None:
+            identity = self.downsample(x)
+        out = self.relu(out)
+        out += identity
+        return out
+# %%
+model = nn.Sequential(conv3x3(3, 8), BasicBlock(8, 8), BasicBlock(8, 8), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(8, 10))
+criterion = nn.CrossEntropyLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+images = torch.randn(4, 3, 8, 8)
+target = torch.tensor([1, 0, 3, 7])
+# %%
+output = model(images)
+loss = criterion(output, target)
+optimizer.zero_grad()
+loss.backward()
+optimizer.step()
+print(loss.item())
