@@ -91,7 +91,13 @@ def measure(roots, since: int) -> tuple[list, int, int, int, bool]:
     return nodes, old, low, high, truncated
 
 
-STEADY = 4  # after this many same-sized backward calls from a line, walk one call in STEADY
+STEADY = 3  # after this many same-sized backward calls from a line, walk only on due calls
+RESAMPLE = 32  # ... calls 4, 8, 16, 32, then one in RESAMPLE: a short loop pays few walks, a
+               # long one still sees a graph that starts growing late within RESAMPLE calls
+
+
+def _due(n: int) -> bool:
+    return n & (n - 1) == 0 or n % RESAMPLE == 0
 
 
 def _steady(site: list) -> bool:
@@ -118,6 +124,7 @@ class Timeline:
         self.ranges: list[tuple[int, int]] = []     # (lowest, highest) seq of each backward
         self._site_seq: dict[tuple, int] = {}
         self._sites: dict[tuple, list[TimelineEvent]] = {}
+        self._spans: dict[tuple, int] = {}          # site -> seq span of its last walked graph
         self._zeros = self._backwards = 0
         self._optimizers: dict[int, tuple] = {}     # id -> (weakref to a grad, zeros, backwards)
         self._accumulated: list[tuple[int | None, int | None]] = []
@@ -130,14 +137,19 @@ class Timeline:
         site = self._sites.setdefault(key, [])
         kind = raw[3] if raw else "backward"
         n = len(site)
-        if (_steady(site) and n % STEADY) or (_saturated(site) and n & (n - 1)):
+        if (_steady(site) and not _due(n)) or (_saturated(site) and n & (n - 1)):
             # a healthy loop (or a graph too large to read each time): what was made since this
-            # line's last backward, sized as last time
+            # line's last backward, sized as last time; the span read last time, ending at the
+            # roots (not all made since: nodes a holder added after that backward are not in it)
             ids = [i for i in (raw[5] if raw else ()) if i >= 0]
-            low, high = since + 1, max(ids, default=since + 1)
+            span = self._spans.get(key)
+            high = max(ids, default=since + 1)
+            low = max(since + 1, high - span) if span is not None else since + 1
             event = replace(site[-1], kind=kind, index=index)
         else:
             nodes, old, low, high, truncated = measure(roots, since)
+            if high >= low:
+                self._spans[key] = high - low
             same = site and (site[-1].nodes, site[-1].old_nodes) == (len(nodes), old)
             size = site[-1].live_bytes if same else live_bytes(nodes)  # re-read when the size changes
             event = TimelineEvent(kind, key[-1] if key else None, index, len(nodes), old, size, truncated)
