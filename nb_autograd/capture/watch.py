@@ -34,17 +34,33 @@ class _ProvenanceMode(TorchFunctionMode):
         self.watcher = watcher
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        if func in _QUIET or (type(func) is _WRAPPER and getattr(func.__self__, "__name__", None) in _PLAIN) \
-                or _is_compiling():
-            return func(*args, **(kwargs or {}))  # compiling: untraceable code gave wrong results
+        try:
+            quiet = _SKIP[func]
+        except (KeyError, TypeError):
+            quiet = _quiet(func)
+        if quiet or _is_compiling():  # compiling: untraceable code gave wrong results
+            return func(*args, **kwargs) if kwargs else func(*args)
         if func is _ZERO:
             self.watcher.timeline.zeroed()
         before = _next_seq()
-        result = func(*args, **(kwargs or {}))
+        result = func(*args, **kwargs) if kwargs else func(*args)
         after = _next_seq()
         if after != before:
             self.watcher._note(before, after - 1, sys._getframe(1))
         return result
+
+
+def _quiet(func) -> bool:
+    """Whether `func` makes no graph node; remembered per torch function (a fixed set)."""
+    try:
+        quiet = func in _QUIET or (type(func) is _WRAPPER and getattr(func.__self__, "__name__", None) in _PLAIN)
+        _SKIP[func] = quiet
+        return quiet
+    except TypeError:  # unhashable: asked again each time
+        return type(func) is _WRAPPER and getattr(func.__self__, "__name__", None) in _PLAIN
+
+
+_SKIP: dict = {}  # func -> makes no graph node (one dict lookup per op instead of two tests)
 
 
 class Watcher:
