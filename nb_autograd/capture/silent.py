@@ -91,13 +91,12 @@ def measure(roots, since: int) -> tuple[list, int, int, int, bool]:
     return nodes, old, low, high, truncated
 
 
-STEADY = 3  # after this many same-sized backward calls from a line, walk only on due calls
-RESAMPLE = 32  # ... calls 4, 8, 16, 32, then one in RESAMPLE: a short loop pays few walks, a
-               # long one still sees a graph that starts growing late within RESAMPLE calls
+STEADY = 3  # after this many same-sized backward calls from a line, walk one call in RESAMPLE
+RESAMPLE = 16  # a long loop still sees a graph that starts growing late within RESAMPLE calls
 
 
 def _due(n: int) -> bool:
-    return n & (n - 1) == 0 or n % RESAMPLE == 0
+    return n % RESAMPLE == 0
 
 
 def _steady(site: list) -> bool:
