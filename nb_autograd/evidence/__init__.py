@@ -237,7 +237,7 @@ def build(capture: Capture) -> Evidence:
         symptom = Symptom("silent")
     # a freed graph is found by what assigned it; a cut or an in-place change may come from
     # any cell that used the object (`p.requires_grad = False` over `net.parameters()`)
-    program = build_program(capture, users=symptom.id != "second_backward") \
+    program = build_program(capture, users=symptom.id != "second_backward", writers=symptom.id == "inplace_modified") \
         if symptom is not None and symptom.id != "silent" else None
     if program is not None and len(program.pieces) > 1:
         capture = program_capture(capture, program)

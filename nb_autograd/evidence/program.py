@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from ..capture.records import Capture, Frame, GraphNode, Place, Source
 from ..capture.session import imported_names
+from .errors import read_errors
 
 MARK = '"nb_autograd: piece {}"'  # a statement of its own: a moved line never takes it along
 RERUN = "for _nb_autograd_rerun in range({}):"
@@ -160,9 +161,11 @@ def _tail_period(texts: list[str]) -> tuple[int, int]:
     return 1, 1
 
 
-def build_program(capture: Capture, users: bool = True) -> Program | None:
+def build_program(capture: Capture, users: bool = True, writers: bool = False) -> Program | None:
     """The program behind a failure in a notebook, or None (a script, or nothing to join).
-    `users`: also the runs that used (not only assigned) what the failing run reads."""
+    `users`: also the runs that used (not only assigned) what the failing run reads.
+    `writers`: also the runs between the first chosen one and the failure that write in place
+    (an optimizer step in its own cell, run after the forward that saved the weights)."""
     failure = capture.failure
     if failure is None or not capture.sources:
         return None
@@ -199,6 +202,9 @@ def build_program(capture: Capture, users: bool = True) -> Program | None:
         if grown == chosen or len(grown) > MAX_PIECES:
             break
         chosen = grown
+    if writers:
+        start = min(chosen)
+        chosen |= {s.unit for s in history if start < s.unit < failing.unit and read_errors(s.text).inplace}
     # the user's modules the chosen runs import (`from l2norm import L2Norm`): their code ran
     # as part of the program even when none of their frames is on a stack
     imports = {n.split(".")[0] for s in history if s.unit in chosen for n in imported_names(s.text)}

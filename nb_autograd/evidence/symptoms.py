@@ -21,7 +21,7 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
 _UNUSED = re.compile(r"Parameter indices which did not receive grad for rank \d+: ([\d ]+)")
 _VERSIONS = re.compile(r"is at version (\d+); expected version (\d+)")
 _TENSOR = re.compile(r"\[(torch\.\S+ \[[^\]]*\])\]")
-_PRODUCER = re.compile(r"which is output (\d+) of (\w+)")
+_PRODUCER = re.compile(r"which is output (\d+) of (?:\w+::)*(\w+)")  # torch::autograd::CopySlices
 _VIEW = re.compile(r"a view of a leaf Variable")
 # The three wordings torch 2.x uses (TensorIterator, ATen/core/adaption.cpp, CPU addmm).
 _DEVICES = re.compile(r"found at least two devices, (\S+?) and (\S+?)[!.](?: \(when checking argument for argument (\w+) in method (\w+)\))?")

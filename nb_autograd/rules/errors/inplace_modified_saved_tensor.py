@@ -215,18 +215,26 @@ def _producer_line(ev: Evidence) -> int | None:
     return max(lines) if lines else None
 
 
-# An in-place op rebases its tensor's history, so the message's "output 0 of Div" names the
-# last in-place op that wrote into the saved tensor: the op written with the same operator.
+# The message's "output 0 of Div" names the op that produced the saved tensor. When that op
+# was itself in place (`x /= 2`, `ReLU(inplace=True)`), the saved version counts its write
+# ("expected version 1"): the op written with that operator made the tensor, and the write
+# that broke it comes later, unless that op wrote into its function's argument: then the
+# saved tensor is the caller's, which the caller goes on writing, and the fix is to stop
+# aliasing it there. Otherwise an op written with the producer's operator is the likely
+# writer (`h = sigmoid(z); h.sigmoid_()`).
 _WRITES = {"Div": ("/=", "div_"), "Mul": ("*=", "mul_"), "Add": ("+=", "add_"), "Sub": ("-=", "sub_"),
            "Relu": ("relu", "inplace"), "Threshold": ("relu", "threshold"), "Sigmoid": ("sigmoid_",),
            "Tanh": ("tanh_",), "Clamp": ("clamp_",), "Pow": ("**=", "pow_"), "Exp": ("exp_",)}
 
 
-def _score(ev: Evidence, op: InplaceOp, made_at: int | None) -> float:
+def _score(ev: Evidence, op: InplaceOp, made_at: int | None, ops: tuple[InplaceOp, ...]) -> float:
     producer = ev.symptom.get("producer")
     score = 0.7
     if producer and any(w in op.text for w in _WRITES.get(producer.removesuffix("Backward0"), ())):
-        score += 0.15
+        score += -0.15 if _saved_after_a_write(ev) and not _writes_callers_tensor(ev, op) else 0.15
+    if op.target and _writes_after_save(ev) > 1 and \
+            sum(o.target == op.target and o.function == op.function for o in ops) == _writes_after_save(ev):
+        score += 0.1 - 2 * op.line / 1e6  # as many writes into this name as the version moved on: the first
     made_here = {a.line for a in ev.code.assigns_to(op.target)} if op.target else set()
     if made_at is not None and made_at in made_here:
         score += 0.2
@@ -237,6 +245,25 @@ def _score(ev: Evidence, op: InplaceOp, made_at: int | None) -> float:
     return score + op.line / 1e6  # the latest write wins a tie
 
 
+def _writes_after_save(ev: Evidence) -> int:
+    """How many in-place writes the saved tensor took after it was saved (0 when unknown)."""
+    s = ev.symptom
+    now, expected = (s.get("version_now"), s.get("version_expected")) if s else (None, None)
+    return int(now) - int(expected) if str(now).isdigit() and str(expected).isdigit() else 0
+
+
+def _writes_callers_tensor(ev: Evidence, op: InplaceOp) -> bool:
+    """`op` writes into a parameter of the function it is in (`def forward(self, x): x /= n`)."""
+    return any(f.name == op.function and op.target in f.params[1:] + f.params[:1] * (f.params[:1] != ("self",))
+               and f.line <= op.line <= f.end_line for f in ev.code.functions)
+
+
+def _saved_after_a_write(ev: Evidence) -> bool:
+    """The saved tensor had already been written in place when it was saved (by its producer)."""
+    expected = ev.symptom.get("version_expected") if ev.symptom else None
+    return str(expected or "0").isdigit() and int(expected or 0) >= 1
+
+
 def match(ev: Evidence) -> Hit | None:
     if ev.line is None:
         return None
@@ -244,7 +271,7 @@ def match(ev: Evidence) -> Hit | None:
     if not ops:
         return Hit(CAUSE, ev.line, 0.4, facts=_facts(ev, None), variant="unknown")
     made_at = _producer_line(ev)
-    op = max(ops, key=lambda o: _score(ev, o, made_at))
+    op = max(ops, key=lambda o: _score(ev, o, made_at, ops))
     return Hit(CAUSE, op.line, 0.9, facts=_facts(ev, op), related=(("backward", ev.line),),
                variant=op.kind)
 
