@@ -80,6 +80,19 @@ SCENARIOS = {
     "no_grad_set_up_in_another_cell": Scenario(
         (SETUP, "with torch.no_grad():\n    pred = model(x)", "loss = F.mse_loss(pred, y)\nloss.backward()"),
         (0, 1, 2), "no_grad_fn", ("c1", 2)),
+    "inplace_set_up_in_another_cell": Scenario(
+        (SETUP + "class Block(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.fc = torch.nn.Linear(4, 4)\n        self.act = torch.nn.ReLU(inplace=True)\n\n"
+         "    def forward(self, x):\n        out = self.act(self.fc(x))\n        out += x\n        return out",
+         "net = torch.nn.Sequential(Block(), torch.nn.Linear(4, 1))\nopt = torch.optim.SGD(net.parameters(), lr=0.1)",
+         "opt.zero_grad()\nloss = F.mse_loss(net(x), y)\nloss.backward()\nopt.step()"),
+        (0, 1, 2), "inplace_modified_saved_tensor", ("c0", 15)),
+    "optimizer_step_in_its_own_cell": Scenario(
+        (SETUP + "net = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))\n"
+         "opt = torch.optim.SGD(net.parameters(), lr=0.1)",
+         "out = net(x)\nloss_fit = F.mse_loss(out, y)\nloss_small = out.abs().mean()",
+         "opt.zero_grad()\nloss_fit.backward(retain_graph=True)", "opt.step()", "loss_small.backward()\nopt.step()"),
+        (0, 1, 2, 3, 4), "inplace_modified_saved_tensor", ("c3", 1)),
     "correct_rerun_recomputes_loss": Scenario(
         (SETUP, "opt.zero_grad()\nloss = F.mse_loss(model(x), y)\nloss.backward()\nopt.step()"),
         (0, 1, 1, 1), None),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import backward_call, calls_in, load, with_body
+from .cst import backward_call, calls_in, code_of, load, with_body
 
 
 def is_step(stmt: cst.CSTNode | None) -> bool:
@@ -21,7 +21,9 @@ def has_backward(stmt: cst.CSTNode | None) -> bool:
 def move_statement(source: str, line: int, after: int, check=None) -> str | None:
     """The statement starting at `line` goes right after the one starting at `after`, if
     `check(moved, anchor)` agrees: callers name what they move, so that the same move
-    re-applied to its own result finds nothing to do."""
+    re-applied to its own result finds nothing to do. When the same statement already follows
+    the anchor (the step was written twice, as when a step cell is run between two backward
+    cells), the one out of place is only removed."""
     tree = load(source)
     moved, anchor = (tree.statement(line), tree.statement(after)) if tree else (None, None)
     here, there = (tree.block(moved), tree.block(anchor)) if moved and anchor else (None, None)
@@ -32,4 +34,6 @@ def move_statement(source: str, line: int, after: int, check=None) -> str | None
     block = here[0]
     rest = [s for s in block.body if s is not moved]
     j = rest.index(anchor)
+    if j + 1 < len(rest) and code_of(rest[j + 1]).strip() == code_of(moved).strip():
+        return with_body(tree, block, rest)  # already there after the anchor: the move is a deletion
     return with_body(tree, block, rest[:j + 1] + [moved] + rest[j + 1:])
