@@ -123,9 +123,7 @@ def run(tmp_path, scenario: Scenario, cells=None, load=True) -> tuple[dict | Non
     return json.loads(line[2:]), error
 
 
-KNOWN_MISSES = {  # named, but at the second backward, not where the shared graph is made (issue 11)
-    "gan_steps_split_over_cells": "the place named is the generator's backward, not the D step's use of `fake`",
-}
+KNOWN_MISSES: dict[str, str] = {}  # scenario -> why it is still missed (strict xfail)
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_MISSES[n], strict=True))

@@ -29,11 +29,17 @@ def shared_tensor(ev: Evidence, first_line: int) -> tuple[str, int] | None:
     used_first = _depends_on(ev, set(first.names), first_line, start)
     used_second = _depends_on(ev, set(site.names), site.line, first_line)
     for a in sorted(ev.code.assigns, key=lambda a: -a.line):
-        if start <= a.line < first_line and a.call and not a.detached:
+        if start <= a.line < first_line and a.call and not a.detached and not _in_init(ev, a.line):
             for name in a.targets:
                 if name in used_first and name in used_second and name not in first.names:
                     return name, a.line
     return None
+
+
+def _in_init(ev: Evidence, line: int) -> bool:
+    """Set up in a constructor (`self.crit = nn.BCELoss()`): a module, not a tensor of the step."""
+    function = _function_of(ev, line)
+    return function is not None and function.name == "__init__"
 
 
 def _part_of_before_loop_tensor(ev: Evidence) -> tuple[str, int] | None:
@@ -92,9 +98,28 @@ def match(ev: Evidence) -> Hit | None:
     facts = [("line", str(site.line)), ("first_line", str(first_line)), ("name", site.receiver)]
     if shared:
         facts += [("shared", shared[0]), ("shared_line", str(shared[1]))]
-    return Hit(CAUSE, site.line, score, facts=tuple(facts),
+    detach = _detach_where(ev, first_line, site.line, shared)
+    # named where the fix goes: the first loss taking in the shared tensor when it is to be
+    # detached there (the GAN's discriminator loss), else the second backward
+    root = max((a.line for a in ev.code.assigns if a.line in detach[1] and detach[0] in a.reads),
+               default=site.line) if detach else site.line
+    return Hit(CAUSE, root, score, facts=tuple(facts),
                related=(("first_backward", first_line),) + ((("shared", shared[1]),) if shared else ()),
                variant="detach_shared" if shared else "sum_losses")
+
+
+def _detach_where(ev: Evidence, first: int, line: int, shared: tuple[str, int] | None) -> tuple[str, set[int]] | None:
+    """(name to detach, lines of the first loss to detach it in), when detaching in the first
+    loss alone separates the two graphs; None otherwise."""
+    through = _shared_through_calls(ev, first, line) if first else None
+    if through:
+        return through
+    first_site = next((b for b in ev.code.backwards if b.line == first), None)
+    if shared is None or first_site is None or ev.backward_site is None:
+        return None
+    mine = _closure(ev, set(first_site.names), shared[1], first - 1)
+    theirs = _closure(ev, set(ev.backward_site.names), shared[1], line)
+    return None if mine & theirs else (shared[0], mine | {first})
 
 
 def _closure(ev: Evidence, names: set[str], after: int, upto: int) -> set[int]:
@@ -155,22 +180,13 @@ def plans(hit: Hit, ev: Evidence) -> list:
     are meant here, but it costs memory."""
     from ...fixes.plan import plan
 
-    first, line = int(hit.fact("first_line")), hit.line
+    first, line = int(hit.fact("first_line")), int(hit.fact("line"))  # the second backward
     plans = [plan("sum_loop_backward", line=line)]
     if hit.variant == "sum_in_loop":  # one update's losses, one per iteration: sum them, one backward
         plans.append(plan("collect_loop_losses", title="sum_loop_backward", line=line, loop_line=int(hit.fact("loop_line"))))
-    through = _shared_through_calls(ev, first, line)
-    if through:
-        plans.append(plan("detach_shared", name=through[0], lines=tuple(sorted(through[1])), facts={"name": through[0]}))
-    elif hit.variant == "detach_shared":
-        shared, shared_line = hit.fact("shared"), int(hit.fact("shared_line"))
-        first_site = next((b for b in ev.code.backwards if b.line == first), None)
-        site = ev.backward_site
-        if first_site is not None and site is not None:
-            mine = _closure(ev, set(first_site.names), shared_line, first - 1)
-            theirs = _closure(ev, set(site.names), shared_line, line)
-            if not mine & theirs:
-                plans.append(plan("detach_shared", name=shared, lines=tuple(sorted(mine | {first})),
-                                  facts={"name": shared}))
+    shared = (hit.fact("shared"), int(hit.fact("shared_line"))) if hit.variant == "detach_shared" else None
+    detach = _detach_where(ev, first, line, shared)
+    if detach:
+        plans.append(plan("detach_shared", name=detach[0], lines=tuple(sorted(detach[1])), facts={"name": detach[0]}))
     plans += [plan("sum_losses", first_line=first, line=line), plan("add_retain_graph", line=first)]
     return list(plans)

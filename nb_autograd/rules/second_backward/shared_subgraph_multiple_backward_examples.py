@@ -39,7 +39,7 @@ for step in range(3):
     opt_g.zero_grad()
     g_loss.backward()
     opt_g.step()
-""", line=17, fixed="""\
+""", line=11, fixed="""\
 import torch
 torch.manual_seed(0)
 G = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))

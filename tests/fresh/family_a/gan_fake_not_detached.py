@@ -1,5 +1,5 @@
 # cause: shared_subgraph_multiple_backward
-# line: 28
+# line: 22
 # why: The discriminator loss uses G's output without detach, so d_loss.backward() frees the generator graph that g_loss.backward() then needs.
 import torch
 import torch.nn as nn

@@ -1,5 +1,5 @@
 # cause: shared_subgraph_multiple_backward
-# line: 31
+# line: 21
 # why: train_step passes the same undetached fake batch to d_step and g_step; the D backward frees the generator graph that the G backward needs.
 import torch
 import torch.nn as nn

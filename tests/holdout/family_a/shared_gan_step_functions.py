@@ -1,5 +1,5 @@
 # cause: shared_subgraph_multiple_backward
-# line: 27
+# line: 18
 # why: the discriminator step backpropagates through the non-detached fake samples, freeing the generator graph that generator_step backpropagates through again.
 import torch
 import torch.nn as nn

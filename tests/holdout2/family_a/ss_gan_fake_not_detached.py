@@ -1,5 +1,5 @@
 # cause: shared_subgraph_multiple_backward
-# line: 34
+# line: 27
 # why: The discriminator loss uses the generator output without detach, so d_loss.backward() frees G's graph and g_loss.backward() has to traverse it again.
 import math
 import torch

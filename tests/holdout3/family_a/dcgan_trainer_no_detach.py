@@ -1,5 +1,5 @@
 # cause: shared_subgraph_multiple_backward
-# line: 55
+# line: 49
 # why: The discriminator loss uses the generator output without detach, so d_loss.backward() frees the generator graph that g_loss.backward() then needs.
 import torch
 import torch.nn as nn

@@ -1,5 +1,5 @@
 # cause: shared_subgraph_multiple_backward
-# line: 32
+# line: 23
 # why: d_step backpropagates through the generator output without detach, so g_step's backward hits G's freed graph.
 import torch
 import torch.nn as nn
