@@ -25,6 +25,14 @@ def place_words(place: Place, lang: str) -> str:
     return unit if place.line is None else text("where.line", lang, unit=unit, line=place.line)
 
 
+def made_place(evidence: Evidence, key: str, line: int) -> Place:
+    """A (filename, line) the watcher saw, as a place: an earlier cell's run or a user file."""
+    source = next((s for s in reversed(evidence.capture.sources) if s.key == key), None)
+    if source is not None and source.file is None:
+        return Place(source.cell, source.cell_id, None, line)
+    return Place(None, None, key, line)
+
+
 def _line_facts(facts: dict, evidence: Evidence, lang: str) -> dict:
     """In a joined program a bare line number means nothing to the user: say whose line."""
     if not evidence.joined:
@@ -109,8 +117,12 @@ def trace_sentence(evidence: Evidence, lang: str) -> str:
                      freed_iteration=freed.iteration, line=here.line, iteration=here.iteration)
         through = _reuse_line(graph)
         if through is not None:
-            return text("trace.stale_through", lang, **_line_facts(dict(facts, through_line=through), evidence, lang))
-        return text("trace.stale", lang, **_line_facts(facts, evidence, lang))
+            story = text("trace.stale_through", lang, **_line_facts(dict(facts, through_line=through), evidence, lang))
+        else:
+            story = text("trace.stale", lang, **_line_facts(facts, evidence, lang))
+        inside = next((n.made_at for n in sorted(made, key=lambda n: n.id) if n.made_at), None)
+        return story if inside is None else story + " " + text("trace.made_inside", lang,
+                                                                place=place_words(made_place(evidence, *inside), lang))
     facts = dict(line=here.line, freed_line=freed.line)
     return text("trace.stale_no_provenance", lang, count=len(stale), **_line_facts(facts, evidence, lang))
 

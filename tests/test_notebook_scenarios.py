@@ -151,3 +151,20 @@ def test_scenario(name, tmp_path):
     patched = Scenario(tuple(cells), scenario.order, None, files=files)
     _, error = run(tmp_path, patched, load=False)
     assert error is None, f"the fix raised {error}"
+
+
+def test_gradwatch_names_the_line_inside_an_imported_helper(tmp_path):
+    """The watcher's provenance goes down to the innermost user line: the helper's file and line,
+    not only the watched cell's line that called it."""
+    (tmp_path / "losslib.py").write_text("import torch.nn.functional as F\n\n\ndef make_loss(model, x, y):\n"
+                                         "    out = model(x)\n    return F.mse_loss(out, y)\n")
+    with Kernel(tmp_path) as kernel:
+        kernel.run("%load_ext nb_autograd")
+        kernel.run(SETUP + "model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))",
+                   cell_id="c0")
+        result = kernel.run("%%gradwatch\nfrom losslib import make_loss\nloss = make_loss(model, x, y)\n"
+                            "for step in range(2):\n    loss.backward()", cell_id="c1")
+        assert result.error is not None
+        trace = kernel.run("import nb_autograd as _n; print(_n.last_report().trace)").stdout
+    assert "created at line 2 of In [" in trace, trace
+    assert "made at losslib.py, line 5" in trace, trace

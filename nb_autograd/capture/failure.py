@@ -158,7 +158,7 @@ def _user_class(cls) -> bool:
 
 
 def read_failure(exc: BaseException, tb, cell_filename: str, source: str, recorder: BackwardRecorder,
-                 origin: Callable | None = None) -> Failure:
+                 origin: Callable | None = None, made_at: Callable | None = None) -> Failure:
     """Facts about `exc` for the cell compiled as `cell_filename` (`source`: the text whose
     names may hold tensors). Never keeps `exc` or frames."""
     frames = []
@@ -185,6 +185,6 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
     holders = _holders([f for f, _ in reversed(user_frames)], idents, failing, stale)
     if owned and not any(h.stale or h.reaches_stale for h in holders if "." in h.path):
         holders += _holders([types.SimpleNamespace(f_locals={"self": m}) for m in owned], idents, failing, stale)
-    graph = snapshot(roots, stale=stale, freed_by=freed_by, origin=origin, limit=budget)
+    graph = snapshot(roots, stale=stale, freed_by=freed_by, origin=origin, limit=budget, made_at=made_at)
     return Failure(**base, root_ids=tuple(node_id(r) for r in roots), graph=graph,
                    freed_by=tuple(sorted(freed_by.items())), holders=holders)

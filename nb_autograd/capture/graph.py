@@ -91,8 +91,9 @@ def saved_buffers(node) -> tuple[SavedBuffer, ...]:
 
 def snapshot(roots: Iterable, stale: set[int] = frozenset(), freed_by: dict[int, int] | None = None,
              origin: Callable[[int], tuple[int | None, int | None]] | None = None,
-             limit: int = MAX_NODES) -> GraphSnapshot:
-    """Read the graph below `roots`; `origin(id)` gives (line, iteration) when recorded."""
+             limit: int = MAX_NODES, made_at: Callable[[int], tuple[str, int] | None] | None = None) -> GraphSnapshot:
+    """Read the graph below `roots`; `origin(id)` gives (line, iteration) when recorded, and
+    `made_at(id)` the innermost user (file, line) when that is another frame (a helper, a module)."""
     nodes, edges, roots = [], [], [r for r in roots if r is not None]
     freed_by = freed_by or {}
     unread = 0
@@ -107,7 +108,7 @@ def snapshot(roots: Iterable, stale: set[int] = frozenset(), freed_by: dict[int,
             id=nid, op=type(node).__name__, saved=saved_buffers(node),
             is_leaf=variable is not None,
             leaf_shape=tuple(variable.shape) if variable is not None else (),
-            line=line, iteration=iteration, freed_by=freed_by.get(nid)))
+            line=line, iteration=iteration, freed_by=freed_by.get(nid), made_at=made_at(nid) if made_at else None))
         edges.extend((nid, node_id(child)) for child in kids)
     by_id = {n.id: n for n in nodes}
     edges = [e for e in edges if e[1] in by_id]

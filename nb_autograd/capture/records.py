@@ -58,6 +58,7 @@ class GraphNode:
     iteration: int | None = None
     freed_by: int | None = None  # index of the BackwardCall that freed it
     source: str | None = None    # key of the Source whose `line` made it
+    made_at: tuple[str, int] | None = None  # innermost user frame that made it, when not `line` itself
 
     @property
     def state(self) -> str:

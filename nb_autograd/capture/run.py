@@ -54,11 +54,11 @@ def register_source(filename: str, source: str) -> None:
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
 
 
-def failure_capture(exc: BaseException, tb, filename: str, source: str, *, origin=None, watched: bool = False,
-                    in_session: bool = True) -> Capture:
+def failure_capture(exc: BaseException, tb, filename: str, source: str, *, origin=None, made_at=None,
+                    watched: bool = False, in_session: bool = True) -> Capture:
     """An error raised by the unit `filename` (`source`), read while `tb` is alive."""
     names = source + "".join(s.text for s in SESSION.units) if in_session else source  # names that may hold tensors
-    failure = read_failure(exc, tb, filename, names, RECORDER, origin)
+    failure = read_failure(exc, tb, filename, names, RECORDER, origin, made_at)
     return _placed(Capture(source=source, filename=filename, failure=failure, watched=watched), in_session)
 
 
@@ -101,6 +101,7 @@ class Run:
         origin = watcher.origin if watcher is not None else None
         if isinstance(value, Exception):
             self.capture = failure_capture(value, tb, self.filename, self.source, origin=origin,
+                                           made_at=watcher.made_at if watcher is not None else None,
                                            watched=watcher is not None, in_session=self.in_session)
         elif value is None:
             calls = RECORDER.calls(self.filename, unit=SESSION.count if self.in_session else None)

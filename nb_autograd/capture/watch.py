@@ -10,7 +10,7 @@ from bisect import bisect_left
 import torch
 from torch.overrides import TorchFunctionMode
 
-from .backwards import RECORDER
+from .backwards import RECORDER, is_user_file
 from .silent import OptimizerHooks, Timeline, scan_holders, source_names
 
 _next_seq = torch._C._autograd._get_sequence_nr
@@ -61,6 +61,17 @@ def _quiet(func) -> bool:
 
 
 _SKIP: dict = {}  # func -> makes no graph node (one dict lookup per op instead of two tests)
+_USER: dict = {}  # code object -> whether it is the user's (not torch, the stdlib, this package)
+
+
+def _user(code) -> bool:
+    try:
+        return _USER[code]
+    except KeyError:
+        if len(_USER) > 50_000:  # generated code: keep the cache bounded
+            _USER.clear()
+        _USER[code] = found = is_user_file(code.co_filename)
+        return found
 
 
 class Watcher:
@@ -73,9 +84,12 @@ class Watcher:
     def __init__(self, filename: str, top_code=None):
         self.filename = filename
         self.top_code = top_code       # stop the frame walk here (the cell's own code object)
-        # per recorded op: (highest, lowest sequence number it made, line, iteration); one
-        # append per op, so an interrupt between two statements cannot misalign anything
-        self._records: list[tuple[int, int, int, int]] = []
+        # per recorded op: (highest, lowest sequence number it made, line, iteration, index of
+        # the innermost user frame's (file, line) in _places or -1); one append per op, so an
+        # interrupt between two statements cannot misalign anything
+        self._records: list[tuple[int, int, int, int, int]] = []
+        self._places: dict[tuple[str, int], int] = {}  # (file, line) -> its index in _place_list
+        self._place_list: list[tuple[str, int]] = []
         self._runs: dict[tuple, list] = {}  # cell-line stack -> [runs, lasti, child frame]
         self._last_key: tuple = ()
         self._mode: _ProvenanceMode | None = None
@@ -134,7 +148,7 @@ class Watcher:
     # recording -----------------------------------------------------------------------
     def _note(self, first_seq: int, last_seq: int, frame) -> None:
         filename, top = self.filename, self.top_code
-        lines, child, lasti, prev = [], None, -1, None
+        lines, child, lasti, prev, inner = [], None, -1, None, None
         while frame is not None:
             code = frame.f_code
             if code.co_filename == filename:
@@ -143,6 +157,8 @@ class Watcher:
                 lines.append(frame.f_lineno)
                 if code is top:
                     break
+            elif inner is None and not lines and _user(code):
+                inner = (code.co_filename, frame.f_lineno)  # a helper or module of the user's, inside the cell's line
             prev, frame = frame, frame.f_back
         if not lines:
             return
@@ -155,7 +171,14 @@ class Watcher:
             run[0] += 1  # other lines ran since, the line started over, or a new call/direct op
         run[1], run[2] = lasti, child
         self._last_key = key
-        self._records.append((last_seq, first_seq, lines[0], run[0]))
+        self._records.append((last_seq, first_seq, lines[0], run[0], -1 if inner is None else self._place_index(inner)))
+
+    def _place_index(self, place: tuple[str, int]) -> int:
+        index = self._places.get(place)
+        if index is None:
+            index = self._places[place] = len(self._place_list)
+            self._place_list.append(place)
+        return index
 
     def origin(self, node_id: int) -> tuple[int | None, int | None]:
         """(cell line, iteration) of the op that created node `node_id`, if recorded."""
@@ -166,6 +189,17 @@ class Watcher:
         if i < len(records) and records[i][1] <= node_id:
             return records[i][2], records[i][3]
         return None, None
+
+    def made_at(self, node_id: int) -> tuple[str, int] | None:
+        """The innermost user (file, line) that made node `node_id`, when it is not the watched
+        cell's own line (a function in a user module or an earlier cell); else None."""
+        if node_id < 0:
+            return None
+        records = self._records
+        i = bisect_left(records, (node_id,))
+        if i < len(records) and records[i][1] <= node_id and records[i][4] >= 0:
+            return self._place_list[records[i][4]]
+        return None
 
     def silent_findings(self, calls=(), namespace: dict | None = None) -> tuple:
         """Family-C observations; `namespace` (the cell's globals at its end) names holders.

@@ -3,6 +3,7 @@ left behind (modes, hooks, patches, listeners, references) once a cell is over."
 from __future__ import annotations
 
 import itertools
+import sys
 
 import pytest
 import torch
@@ -235,3 +236,20 @@ def test_after_stop_the_watcher_holds_only_plain_values():
         todo.extend(gc.get_referents(obj))
     assert bad == []
     assert [e.kind for e in watcher.timeline.events].count("backward") == 6
+
+
+def test_a_node_made_inside_a_user_module_names_that_file_and_line(tmp_path, monkeypatch):
+    (tmp_path / "lossmod.py").write_text("import torch\n\n\ndef make_loss(w, x):\n    h = torch.tanh(x @ w)\n"
+                                         "    return h.pow(2).sum()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    watcher, namespace, _ = watched("import torch\nfrom lossmod import make_loss\nw = torch.randn(3, 3, requires_grad=True)\n"
+                                    "loss = make_loss(w, torch.randn(2, 3))\nout = (w * 2).sum()\n")
+    loss, out = namespace["loss"], namespace["out"]
+    tanh = loss.grad_fn.next_functions[0][0].next_functions[0][0]
+    assert type(tanh).__name__ == "TanhBackward0"
+    assert watcher.origin(tanh._sequence_nr())[0] == 4  # the cell's line that called the helper
+    file, line = watcher.made_at(tanh._sequence_nr())
+    assert file == str(tmp_path / "lossmod.py") and line == 5
+    assert watcher.made_at(loss.grad_fn._sequence_nr()) == (str(tmp_path / "lossmod.py"), 6)
+    assert watcher.made_at(out.grad_fn._sequence_nr()) is None  # made on the cell's own line
+    sys.modules.pop("lossmod", None)
