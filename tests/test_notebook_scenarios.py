@@ -93,6 +93,9 @@ SCENARIOS = {
          "out = net(x)\nloss_fit = F.mse_loss(out, y)\nloss_small = out.abs().mean()",
          "opt.zero_grad()\nloss_fit.backward(retain_graph=True)", "opt.step()", "loss_small.backward()\nopt.step()"),
         (0, 1, 2, 3, 4), "inplace_modified_saved_tensor", ("c3", 1)),
+    "frozen_in_another_cell": Scenario(
+        (SETUP, "for p in model.parameters():\n    p.requires_grad = False", "loss = F.mse_loss(model(x), y)\nloss.backward()"),
+        (0, 1, 2), "no_grad_fn", ("c1", 2)),
     "correct_rerun_recomputes_loss": Scenario(
         (SETUP, "opt.zero_grad()\nloss = F.mse_loss(model(x), y)\nloss.backward()\nopt.step()"),
         (0, 1, 1, 1), None),

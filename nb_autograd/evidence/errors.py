@@ -47,6 +47,7 @@ class ErrorFacts:
     moves: tuple[tuple[int, str, str, bool], ...] = ()  # (line, name, device text, result kept)
     returns: tuple[tuple[str, int, frozenset], ...] = ()  # (function, line, names returned)
     decorated_no_grad: tuple[tuple[str, int], ...] = ()    # (function, decorator line)
+    twin_freezes: tuple[int, ...] = ()  # lines of `else:` freezes that repeat their `if:` branch's (a typo)
 
     def inplace_before(self, line: int) -> tuple[InplaceOp, ...]:
         return tuple(op for op in self.inplace if op.line < line or op.function)
@@ -91,8 +92,18 @@ def _device_of(call: ast.Call) -> str | None:
 class _Reader(ast.NodeVisitor):
     def __init__(self):
         self.inplace, self.cuts, self.freezes, self.leaves, self.moves = [], [], [], [], []
-        self.grad_reads, self.returns, self.decorated = set(), [], []
+        self.grad_reads, self.returns, self.decorated, self.twins = set(), [], [], []
         self.function = None
+
+    def visit_If(self, node):
+        """`if c: p.requires_grad = False` / `else: p.requires_grad = False`: both branches do
+        the same, so the test decides nothing; the else branch is the one meant otherwise."""
+        def freezes(body):
+            return {ast.unparse(s): s.lineno for s in body if isinstance(s, ast.Assign) and
+                    any(isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in s.targets)}
+        mine, other = freezes(node.body), freezes(node.orelse)
+        self.twins += [line for text, line in other.items() if text in mine]
+        self.generic_visit(node)
 
     def visit_FunctionDef(self, node):
         for d in node.decorator_list:
@@ -184,4 +195,5 @@ def read_errors(source: str) -> ErrorFacts:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ErrorFacts()
     return ErrorFacts(tuple(reader.inplace), tuple(reader.cuts), tuple(reader.freezes), tuple(reader.leaves),
-                      frozenset(reader.grad_reads), tuple(reader.moves), tuple(reader.returns), tuple(reader.decorated))
+                      frozenset(reader.grad_reads), tuple(reader.moves), tuple(reader.returns), tuple(reader.decorated),
+                      tuple(reader.twins))

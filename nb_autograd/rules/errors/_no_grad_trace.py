@@ -78,7 +78,8 @@ def find_cut(ev: Evidence, facts: ErrorFacts) -> CutSite | None:
     site = ev.backward_site
     if site is None:
         return None
-    functions = {f.name: f for f in ev.code.functions}
+    # a bare call `get_loss()` calls a function, never a method of the same name
+    functions = {f.name: f for f in ev.code.functions if f.params[:1] not in {("self",), ("cls",)}}
     todo = [(n, site.line, ()) for n in site.names]
     seen, cuts, data = set(), [], []
     while todo:

@@ -31,7 +31,7 @@ def match(ev: Evidence) -> Hit | None:
                                 edits=",".join(map(str, cut.edit_lines)), names=",".join(cut.names)),
                    related=(("backward", ev.line),))
     if facts.freezes:
-        line, _ = facts.freezes[0]
+        line = facts.twin_freezes[0] if facts.twin_freezes else facts.freezes[0][0]
         return Hit(CAUSE, line, 0.8, variant="frozen", facts=_facts(ev, line, ev.code.line_text(line)))
     wanted = [(line, name) for line, name, given in facts.leaves if not given and name in facts.grad_reads]
     if wanted:

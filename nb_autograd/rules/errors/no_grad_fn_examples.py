@@ -66,7 +66,32 @@ loss.backward()
 """, line=4, fixed="""\
 import torch
 backbone = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2))
+for p in backbone.parameters():
+    p.requires_grad = True
 loss = backbone(torch.randn(5, 4)).pow(2).mean()
+loss.backward()
+"""),
+    Example(code="""\
+import torch
+net = torch.nn.ModuleDict({"encoder": torch.nn.Linear(4, 4), "head": torch.nn.Linear(4, 1)})
+freeze_encoder = True
+for name, p in net.named_parameters():
+    if name.startswith("encoder"):
+        p.requires_grad = False
+    else:
+        p.requires_grad = False
+loss = net["head"](net["encoder"](torch.randn(3, 4))).pow(2).mean()
+loss.backward()
+""", line=8, note="both branches freeze: the else branch is the typo", fixed="""\
+import torch
+net = torch.nn.ModuleDict({"encoder": torch.nn.Linear(4, 4), "head": torch.nn.Linear(4, 1)})
+freeze_encoder = True
+for name, p in net.named_parameters():
+    if name.startswith("encoder"):
+        p.requires_grad = False
+    else:
+        p.requires_grad = True
+loss = net["head"](net["encoder"](torch.randn(3, 4))).pow(2).mean()
 loss.backward()
 """),
     Example(code="""\
