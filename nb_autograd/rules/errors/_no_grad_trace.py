@@ -44,6 +44,13 @@ def _made_before(ev: Evidence, name: str, before: int):
     return max(made, key=lambda a: a.line) if made else None
 
 
+def _element_written(ev: Evidence, name: str, after: int, before: int):
+    """The last write into an element of `name` (`name[i] = ...`, `name[i] += ...`) between its
+    assignment and `before`: what the element read later holds."""
+    writes = [a for a in ev.code.assigns if after < a.line < before and any(t.startswith(name + "[") for t in a.targets)]
+    return max(writes, key=lambda a: a.line) if writes else None
+
+
 def _grad_source_at(ev: Evidence, facts: ErrorFacts, line: int, reads) -> bool:
     """Does the code at `line` call a model or a cell function, or read a trained tensor?"""
     trained = facts.grad_reads | {name for _, name, given in facts.leaves if given}
@@ -90,6 +97,12 @@ def find_cut(ev: Evidence, facts: ErrorFacts) -> CutSite | None:
         a = _made_before(ev, name, before)
         if a is None:
             continue
+        element = _element_written(ev, name, a.line, before)  # `losses[k] += loss` after `losses = [...]`
+        if element is not None:
+            if element.no_grad and (w := _no_grad_with(ev, element.line)):
+                cuts.append(CutSite(w, "no_grad", ev.code.line_text(w)))
+                continue
+            a = element
         here = path + ((a.line, name),)
         if a.no_grad and (w := _no_grad_with(ev, a.line)):
             cuts.append(CutSite(w, "no_grad", ev.code.line_text(w)))

@@ -73,6 +73,26 @@ loss.backward()
 """),
     Example(code="""\
 import torch
+w = torch.randn(3, 1, requires_grad=True)
+losses = [0, 0]
+for task in range(2):
+    x = torch.randn(4, 3)
+    losses[0] += (x @ w).pow(2).mean()
+    with torch.no_grad():
+        losses[1] += (x @ w).abs().mean()
+losses[-1].backward()
+""", line=7, note="the list's last element was last written under no_grad", fixed="""\
+import torch
+w = torch.randn(3, 1, requires_grad=True)
+losses = [0, 0]
+for task in range(2):
+    x = torch.randn(4, 3)
+    losses[0] += (x @ w).pow(2).mean()
+    losses[1] += (x @ w).abs().mean()
+losses[-1].backward()
+"""),
+    Example(code="""\
+import torch
 net = torch.nn.ModuleDict({"encoder": torch.nn.Linear(4, 4), "head": torch.nn.Linear(4, 1)})
 freeze_encoder = True
 for name, p in net.named_parameters():
