@@ -140,9 +140,11 @@ class Evidence:
 
     @cached_property
     def same_root_call(self) -> BackwardCall | None:
-        """An earlier call that started from the very same root node(s)."""
+        """An earlier call that started from the very same root node(s): the first that freed
+        the graph (one with retain_graph=True left it for the next), else the first."""
         roots = set(self.failure.root_ids) if self.failure else set()
-        return next((c for c in self.earlier_calls if roots and roots <= set(c.root_ids)), None)
+        same = [c for c in self.earlier_calls if roots and roots <= set(c.root_ids)]
+        return next((c for c in same if not c.retain_graph), same[0] if same else None)
 
     @cached_property
     def repeated_root_before_loop(self) -> tuple[str, int] | None:
