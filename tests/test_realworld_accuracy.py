@@ -21,7 +21,7 @@ if not hasattr(accuracy, "evaluate"):
     spec.loader.exec_module(accuracy)
 
 FLOORS = {  # counts reached on the tuning part; raise them as the rules improve, never lower them
-    "family_a": {"cause": 34, "line": 16, "fix_runs_clean": 24, "fix_matches_expert": 18},
+    "family_a": {"cause": 34, "line": 19, "fix_runs_clean": 24, "fix_matches_expert": 18},
     "family_b": {"cause": 13, "line": 9, "fix_runs_clean": 8, "fix_matches_expert": 6},
     "family_c": {"cause": 8, "line": 5, "fix_runs_clean": 8, "fix_matches_expert": 8},
 }

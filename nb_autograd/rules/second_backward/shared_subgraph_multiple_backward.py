@@ -100,9 +100,10 @@ def match(ev: Evidence) -> Hit | None:
         facts += [("shared", shared[0]), ("shared_line", str(shared[1]))]
     detach = _detach_where(ev, first_line, site.line, shared)
     # named where the fix goes: the first loss taking in the shared tensor when it is to be
-    # detached there (the GAN's discriminator loss), else the second backward
+    # detached there (the GAN's discriminator loss), else the first backward (the one that
+    # frees what the second needs: it becomes the one backward of the sum)
     root = max((a.line for a in ev.code.assigns if a.line in detach[1] and detach[0] in a.reads),
-               default=site.line) if detach else site.line
+               default=site.line) if detach else first_line or site.line
     return Hit(CAUSE, root, score, facts=tuple(facts),
                related=(("first_backward", first_line),) + ((("shared", shared[1]),) if shared else ()),
                variant="detach_shared" if shared else "sum_losses")

@@ -12,7 +12,7 @@ m = y.sum()
 n = (y * 3).sum()
 m.backward()
 n.backward()
-""", line=7, fixed="""\
+""", line=6, fixed="""\
 import torch
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 y = x ** 2

@@ -1,5 +1,5 @@
 # cause: shared_subgraph_multiple_backward
-# line: 37
+# line: 36
 # why: Actor and critic losses share the body's graph; actor_loss.backward() frees it before critic_loss.backward().
 import torch
 import torch.nn as nn

@@ -1,5 +1,5 @@
 # cause: shared_subgraph_multiple_backward
-# line: 34
+# line: 33
 # why: Classification and regression losses share the trunk's graph; loss_cls.backward() frees it before loss_reg.backward() runs.
 import torch
 import torch.nn as nn

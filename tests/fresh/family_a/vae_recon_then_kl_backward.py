@@ -1,5 +1,5 @@
 # cause: shared_subgraph_multiple_backward
-# line: 24
+# line: 23
 # why: The reconstruction and KL terms share the encoder graph; recon_loss.backward() frees it, then kl.backward() needs it again.
 import torch
 import torch.nn as nn

@@ -1,5 +1,5 @@
 # cause: shared_subgraph_multiple_backward
-# line: 37
+# line: 36
 # why: actor and critic losses share the trunk graph; actor_loss.backward() frees it before critic_loss.backward() runs.
 import torch
 import torch.nn as nn

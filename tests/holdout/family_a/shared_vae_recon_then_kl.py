@@ -1,5 +1,5 @@
 # cause: shared_subgraph_multiple_backward
-# line: 35
+# line: 34
 # why: recon_loss.backward() frees the encoder graph that the KL term shares, so the second backward on kl_loss fails.
 import torch
 import torch.nn as nn

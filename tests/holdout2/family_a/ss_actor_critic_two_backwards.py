@@ -1,5 +1,5 @@
 # cause: shared_subgraph_multiple_backward
-# line: 46
+# line: 45
 # why: Actor and critic losses share the trunk's graph; actor_loss.backward() frees it and critic_loss.backward() then needs it again.
 import torch
 import torch.nn as nn

@@ -1,5 +1,5 @@
 # cause: shared_subgraph_multiple_backward
-# line: 48
+# line: 47
 # why: policy_loss and value_loss both depend on the shared torso features, and the second backward (value_loss) runs through the torso graph freed by the first.
 import torch
 import torch.nn as nn

@@ -1,5 +1,5 @@
 # cause: shared_subgraph_multiple_backward
-# line: 41
+# line: 40
 # why: Both views go through one batched encoder forward, so the second symmetric loss's backward re-enters the encoder graph freed by the first.
 import copy
 import torch

@@ -1,5 +1,5 @@
 # cause: shared_subgraph_multiple_backward
-# line: 38
+# line: 37
 # why: The segmentation and depth losses share the encoder forward pass, and calling backward on each separately frees the encoder graph before the second backward.
 import torch
 import torch.nn as nn

@@ -1,5 +1,5 @@
 # cause: shared_subgraph_multiple_backward
-# line: 38
+# line: 37
 # why: actor_loss and critic_loss both depend on the shared trunk features and are backpropagated separately.
 import torch
 import torch.nn as nn

@@ -1,5 +1,5 @@
 # cause: shared_subgraph_multiple_backward
-# line: 23
+# line: 22
 # why: age_loss and gender_loss share the encoder output z and each gets its own backward, so the second hits the freed encoder graph.
 import torch
 import torch.nn as nn
