@@ -11,7 +11,7 @@ from .cuts import DETACHING, NO_GRAD_MODES
 
 _NOT_INPLACE = {"requires_grad_", "share_memory_", "zero_grad", "set_grad_enabled", "retain_grad",
                 "manual_seed", "add_module", "register_buffer", "apply_"}
-_FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "full", "tensor", "arange", "linspace",
+FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "full", "tensor", "arange", "linspace",
               "randint", "eye", "zeros_like", "ones_like", "randn_like", "rand_like", "normal", "as_tensor"}
 _REBUILD = {"tensor", "from_numpy", "as_tensor", "Tensor", "FloatTensor", "array", "asarray"}
 
@@ -137,7 +137,7 @@ class _Reader(ast.NodeVisitor):
                     and node.value.value is False:
                 self.freezes.append((node.lineno, dotted(t.value) or ""))
         value, names = node.value, [dotted(t) for t in node.targets if dotted(t)]
-        made = [c for c in ast.walk(value) if isinstance(c, ast.Call) and _call_name(c).rpartition(".")[2] in _FACTORIES]
+        made = [c for c in ast.walk(value) if isinstance(c, ast.Call) and _call_name(c).rpartition(".")[2] in FACTORIES]
         if made and names:  # `w = torch.randn(3, 1)`, also scaled: `w = torch.randn(3, 1) * 0.1`
             given = any(_is_true(k.value) for c in made for k in c.keywords if k.arg == "requires_grad") \
                 or any(_call_name(c).endswith("requires_grad_") for c in ast.walk(value) if isinstance(c, ast.Call))

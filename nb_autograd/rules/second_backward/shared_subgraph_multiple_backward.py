@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ...evidence import Evidence
+from ...evidence.errors import FACTORIES, read_errors
 from ..base import Hit
 from .shared_subgraph_multiple_backward_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
@@ -27,10 +28,19 @@ def shared_tensor(ev: Evidence, first_line: int) -> tuple[str, int] | None:
         return None
     start = max((l.line for l in ev.code.loops_at(first_line)), default=0)
     used_first = _depends_on(ev, set(first.names), first_line, start)
-    used_second = _depends_on(ev, set(site.names), site.line, first_line)
+    # a name assigned again before the second loss (`kl_loss = ...` in the next cell) holds a new
+    # value there: it is not what the first loss used
+    again = {n for a in ev.code.assigns if first_line < a.line <= site.line for n in a.targets}
+    used_second = _depends_on(ev, set(site.names), site.line, first_line) - again
+    data = {(line, name) for line, name, given in read_errors(ev.capture.source).leaves if not given}
+    data = {(a.line, t) for a in ev.code.assigns for t in a.targets
+            if (a.line, t) in data and (a.call or "").rpartition(".")[2] in FACTORIES}  # made by the factory itself
     for a in sorted(ev.code.assigns, key=lambda a: -a.line):
-        if start <= a.line < first_line and a.call and not a.detached and not _in_init(ev, a.line):
+        if start <= a.line < first_line and a.call and not a.detached and not _in_init(ev, a.line) \
+                and not any((a.line, t) in data for t in a.targets):  # `labels = torch.randint(...)`: data
             for name in a.targets:
+                if ev.failure and ev.failure.holders and not ev.holders_of(name):
+                    continue  # the runtime read the names holding the graph: this is not one
                 if name in used_first and name in used_second and name not in first.names:
                     return name, a.line
     return None
