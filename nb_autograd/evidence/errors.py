@@ -48,6 +48,7 @@ class ErrorFacts:
     returns: tuple[tuple[str, int, frozenset], ...] = ()  # (function, line, names returned)
     decorated_no_grad: tuple[tuple[str, int], ...] = ()    # (function, decorator line)
     twin_freezes: tuple[int, ...] = ()  # lines of `else:` freezes that repeat their `if:` branch's (a typo)
+    discarded_detaches: tuple[tuple[int, str], ...] = ()  # (line, receiver) of `h.detach()` as a statement
 
     def inplace_before(self, line: int) -> tuple[InplaceOp, ...]:
         return tuple(op for op in self.inplace if op.line < line or op.function)
@@ -92,7 +93,7 @@ def _device_of(call: ast.Call) -> str | None:
 class _Reader(ast.NodeVisitor):
     def __init__(self):
         self.inplace, self.cuts, self.freezes, self.leaves, self.moves = [], [], [], [], []
-        self.grad_reads, self.returns, self.decorated, self.twins = set(), [], [], []
+        self.grad_reads, self.returns, self.decorated, self.twins, self.discarded = set(), [], [], [], []
         self.function = None
 
     def visit_If(self, node):
@@ -148,6 +149,9 @@ class _Reader(ast.NodeVisitor):
 
     def visit_Expr(self, node):
         call = node.value
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "detach" \
+                and not call.args:  # its result, the detached tensor, is thrown away
+            self.discarded.append((node.lineno, dotted(call.func.value) or ""))
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and _device_of(call):
             self.moves.append((node.lineno, dotted(call.func.value) or "", _device_of(call), False))
         self.generic_visit(node)
@@ -196,4 +200,4 @@ def read_errors(source: str) -> ErrorFacts:
         return ErrorFacts()
     return ErrorFacts(tuple(reader.inplace), tuple(reader.cuts), tuple(reader.freezes), tuple(reader.leaves),
                       frozenset(reader.grad_reads), tuple(reader.moves), tuple(reader.returns), tuple(reader.decorated),
-                      tuple(reader.twins))
+                      tuple(reader.twins), tuple(reader.discarded))

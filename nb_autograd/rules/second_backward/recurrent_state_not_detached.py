@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from ...evidence import Evidence
+from ...evidence.errors import read_errors
 from ..base import Example, Hit
 
 CAUSE = "recurrent_state_not_detached"
@@ -263,7 +264,34 @@ for step in range(3):
     opt.step()
     reset(net)
 """),
-)
+
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+rnn = torch.nn.RNNCell(3, 4)
+opt = torch.optim.SGD(rnn.parameters(), lr=0.1)
+h = torch.zeros(2, 4)
+for step in range(3):
+    h.detach()
+    h = rnn(torch.randn(2, 3), h)
+    loss = h.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=7, note="the detach was written, but its result thrown away", fixed="""\
+import torch
+torch.manual_seed(0)
+rnn = torch.nn.RNNCell(3, 4)
+opt = torch.optim.SGD(rnn.parameters(), lr=0.1)
+h = torch.zeros(2, 4)
+for step in range(3):
+    h = h.detach()
+    h = rnn(torch.randn(2, 3), h)
+    loss = h.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),)
 
 GOOD = (
     Example(code="""\
@@ -340,10 +368,27 @@ def match(ev: Evidence) -> Hit | None:
                        related=(("backward", ev.line),), variant="module_state")
     if not states:
         return None
+    discarded = read_errors(ev.capture.source).discarded_detaches
+    own = [f for f in ev.code.functions if f.name == "detach"]  # a state class's own detach(): `state.detach()`
+    if own:  # calls that method; the tensors' detach thrown away is inside it
+        discarded = tuple(d for d in discarded if any(f.line < d[0] <= f.end_line for f in own))
+    if discarded:  # the program meant to detach, but threw the detached tensor away
+        line, receiver = discarded[-1]
+        return Hit(CAUSE, line, 0.9, facts=(("name", receiver), ("line", str(line)), ("state", states[0][0]),
+                                            ("state_line", str(states[0][1])), ("call", states[0][2]),
+                                            ("loop_line", str(ev.loop.line if ev.loop else line))),
+                   related=(("backward", ev.line),), variant="discarded_detach")
     name, line, call = states[0]
     top = ev.loop.line if ev.loop else line
     return Hit(CAUSE, line, 0.88, facts=(("name", name), ("line", str(line)), ("call", call), ("loop_line", str(top))),
                related=(("backward", ev.line),))
+
+
+def _Hit_for_state(hit: Hit) -> Hit:
+    """The plain hit at the recurrent call, for the state the discarded detach was meant for."""
+    facts = dict(hit.facts)
+    return Hit(CAUSE, int(facts["state_line"]), hit.score, facts=(("name", facts["state"]), ("line", facts["state_line"]),
+                                                                 ("call", facts["call"]), ("loop_line", facts["loop_line"])))
 
 
 def plans(hit: Hit, ev: Evidence) -> list:
@@ -353,6 +398,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
     from ...fixes.detach_state import plain_state
     from ...fixes.plan import plan
 
+    if hit.variant == "discarded_detach":  # keep the detached tensor; else detach the state itself
+        return [plan("assign_detach", line=hit.line)] + plans(_Hit_for_state(hit), ev)
     if hit.variant == "module_state":  # start each batch from the program's own reset, else cut the graph there
         from ...fixes.reset_module_state import reset_call
 
