@@ -23,6 +23,22 @@ def _container_sources(ev: Evidence) -> list[tuple[str, int]]:
     return out
 
 
+def _set_in_constructor(ev: Evidence) -> list[tuple[str, int]]:
+    """A module keeps a tensor it was given when built (`self.target = target` in `__init__`,
+    the style-transfer loss modules) and never sets it again: the runtime found it stale on
+    a module, so every call after the first backward reads a freed graph."""
+    inits = [f for f in ev.code.functions if f.name == "__init__"]
+    out = []
+    for holder in ev.holders:
+        if not holder.stale or "." not in holder.path:
+            continue
+        attr = "self." + holder.path.rsplit(".", 1)[1]
+        made = [a for a in ev.code.assigns_to(attr) if not a.detached and not a.no_grad]
+        if made and all(any(f.line < a.line <= f.end_line for f in inits) for a in ev.code.assigns_to(attr)):
+            out.append((attr, max(a.line for a in made)))
+    return out
+
+
 def _restored_before_backward(ev: Evidence, name: str, line: int) -> bool:
     """The carried tensor was already replaced by this iteration's value before the backward
     ran (stored inside a forward/__call__, or above the backward), so what the name holds now
@@ -53,7 +69,8 @@ def match(ev: Evidence) -> Hit | None:
         return None
     recurrent = {name for name, _, _ in recurrent_states(ev)}
     loop_vars = {n for l in ev.code.loops for a in ev.code.assigns if a.line == l.line for n in a.targets}
-    sources = _container_sources(ev) or _carried_sources(ev, recurrent | loop_vars)
+    kept = _set_in_constructor(ev)  # seen stale on a module at run time: the strongest evidence here
+    sources = kept or _container_sources(ev) or _carried_sources(ev, recurrent | loop_vars)
     if not sources:
         return None
     name, line = sources[0]
@@ -62,7 +79,7 @@ def match(ev: Evidence) -> Hit | None:
     facts = (("name", name), ("line", str(line)), ("backward_line", str(ev.line)))
     if store is not None and store.value:
         facts += (("value", store.value),)
-    return Hit(CAUSE, line, 0.84 if ev.has_runtime_staleness else 0.55, facts=facts,
+    return Hit(CAUSE, line, 0.88 if kept else 0.84 if ev.has_runtime_staleness else 0.55, facts=facts,
                related=(("backward", ev.line),), variant=kind)
 
 

@@ -201,7 +201,44 @@ for it in range(3):
     opt_g.step()
     pool.append(fake.detach())
 """),
-)
+
+    Example(code="""\
+import torch
+class TargetLoss(torch.nn.Module):
+    def __init__(self, target):
+        super().__init__()
+        self.target = target
+
+    def forward(self, x):
+        return (x - self.target).pow(2).mean()
+
+net = torch.nn.Linear(3, 3)
+crit = TargetLoss(net(torch.randn(2, 3)))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for step in range(2):
+    loss = crit(net(torch.randn(2, 3)))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=5, note="a loss module keeps the target it was built with, graph attached", fixed="""\
+import torch
+class TargetLoss(torch.nn.Module):
+    def __init__(self, target):
+        super().__init__()
+        self.target = target.detach()
+
+    def forward(self, x):
+        return (x - self.target).pow(2).mean()
+
+net = torch.nn.Linear(3, 3)
+crit = TargetLoss(net(torch.randn(2, 3)))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for step in range(2):
+    loss = crit(net(torch.randn(2, 3)))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),)
 
 GOOD = (
     Example(code="""\
