@@ -16,7 +16,7 @@ def test_native_traceback_prints_first_then_the_explanation(shell):
     traceback_at = out.index("Trying to backward through the graph a second time")
     explanation_at = out.index("[shared_subgraph_multiple_backward]")
     assert traceback_at < explanation_at
-    assert "line 7 | n.backward()" in out
+    assert "line 6 | m.backward()" in out  # named at the first backward: the one the fix replaces
 
 
 def test_debug_still_finds_the_traceback(shell):
