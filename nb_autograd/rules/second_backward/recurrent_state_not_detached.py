@@ -412,7 +412,7 @@ def plans(hit: Hit, ev: Evidence) -> list:
     as_tuple = True if any("[" in p for p in paths) else False if paths else None  # seen at run time
     where = {"loop_line": int(hit.fact("loop_line")), "line": hit.line, "names": names, "as_tuple": as_tuple,
              "backward_line": ev.backward_site.line if ev.backward_site else None}
-    plans = [plan("detach_state", **where)]
+    wanted = [plan("detach_state", **where)]
     if plain_state(ev.capture.source, **where):
-        plans.append(plan("add_detach", title="add_detach_read", line=hit.line, names=names, reads=True))
-    return list(plans)
+        wanted.append(plan("add_detach", title="add_detach_read", line=hit.line, names=names, reads=True))
+    return wanted
