@@ -1,7 +1,7 @@
 """`%%gradwatch` and `nb_autograd.watch()`: record, while a cell runs, which cell line and
 iteration created each autograd node (a TorchFunctionMode noting the sequence-number range
 each op created), a size snapshot of the graph before each backward, and optimizer
-step / zero_grad calls. After `stop()` nothing is kept but ints."""
+step / zero_grad calls. After `stop()` nothing is kept but ints and file names."""
 from __future__ import annotations
 
 import sys
@@ -84,12 +84,11 @@ class Watcher:
     def __init__(self, filename: str, top_code=None):
         self.filename = filename
         self.top_code = top_code       # stop the frame walk here (the cell's own code object)
-        # per recorded op: (highest, lowest sequence number it made, line, iteration, index of
-        # the innermost user frame's (file, line) in _places or -1); one append per op, so an
-        # interrupt between two statements cannot misalign anything
-        self._records: list[tuple[int, int, int, int, int]] = []
-        self._places: dict[tuple[str, int], int] = {}  # (file, line) -> its index in _place_list
-        self._place_list: list[tuple[str, int]] = []
+        # per recorded op: (highest, lowest sequence number it made, line, iteration, the
+        # innermost user frame's (file, line) or None); one append per op, so an interrupt
+        # between two statements cannot misalign anything
+        self._records: list[tuple[int, int, int, int, tuple[str, int] | None]] = []
+        self._places: dict[tuple[str, int], tuple[str, int]] = {}  # one tuple kept per place, not per op
         self._runs: dict[tuple, list] = {}  # cell-line stack -> [runs, lasti, child frame]
         self._last_key: tuple = ()
         self._mode: _ProvenanceMode | None = None
@@ -171,35 +170,27 @@ class Watcher:
             run[0] += 1  # other lines ran since, the line started over, or a new call/direct op
         run[1], run[2] = lasti, child
         self._last_key = key
-        self._records.append((last_seq, first_seq, lines[0], run[0], -1 if inner is None else self._place_index(inner)))
+        self._records.append((last_seq, first_seq, lines[0], run[0],
+                              None if inner is None else self._places.setdefault(inner, inner)))
 
-    def _place_index(self, place: tuple[str, int]) -> int:
-        index = self._places.get(place)
-        if index is None:
-            index = self._places[place] = len(self._place_list)
-            self._place_list.append(place)
-        return index
-
-    def origin(self, node_id: int) -> tuple[int | None, int | None]:
-        """(cell line, iteration) of the op that created node `node_id`, if recorded."""
-        if node_id < 0:
-            return None, None
-        records = self._records
-        i = bisect_left(records, (node_id,))
-        if i < len(records) and records[i][1] <= node_id:
-            return records[i][2], records[i][3]
-        return None, None
-
-    def made_at(self, node_id: int) -> tuple[str, int] | None:
-        """The innermost user (file, line) that made node `node_id`, when it is not the watched
-        cell's own line (a function in a user module or an earlier cell); else None."""
+    def _record(self, node_id: int) -> tuple | None:
+        """The record of the op that created node `node_id`, if any."""
         if node_id < 0:
             return None
         records = self._records
         i = bisect_left(records, (node_id,))
-        if i < len(records) and records[i][1] <= node_id and records[i][4] >= 0:
-            return self._place_list[records[i][4]]
-        return None
+        return records[i] if i < len(records) and records[i][1] <= node_id else None
+
+    def origin(self, node_id: int) -> tuple[int | None, int | None]:
+        """(cell line, iteration) of the op that created node `node_id`, if recorded."""
+        record = self._record(node_id)
+        return (record[2], record[3]) if record else (None, None)
+
+    def made_at(self, node_id: int) -> tuple[str, int] | None:
+        """The innermost user (file, line) that made node `node_id`, when it is not the watched
+        cell's own line (a function in a user module or an earlier cell); else None."""
+        record = self._record(node_id)
+        return record[4] if record else None
 
     def silent_findings(self, calls=(), namespace: dict | None = None) -> tuple:
         """Family-C observations; `namespace` (the cell's globals at its end) names holders.

@@ -86,6 +86,10 @@ class CodeFacts:
         """Enclosing loops, outermost first."""
         return tuple(l for l in self.loops if l.contains(line))
 
+    def function_at(self, line: int) -> Function | None:
+        """The innermost function whose body holds `line`."""
+        return next((f for f in sorted(self.functions, key=lambda f: -f.line) if f.line < line <= f.end_line), None)
+
     def assigns_to(self, name: str) -> tuple[Assign, ...]:
         return tuple(a for a in self.assigns if name in a.targets)
 

@@ -1,6 +1,8 @@
 """A tensor autograd saved for the backward pass was changed in place before the backward ran."""
 from __future__ import annotations
 
+from collections import Counter
+
 from ...evidence import Evidence
 from ...evidence.errors import InplaceOp, read_errors
 from ...fixes.plan import plan
@@ -32,13 +34,12 @@ _WRITES = {"Div": ("/=", "div_"), "Mul": ("*=", "mul_"), "Add": ("+=", "add_"), 
            "Tanh": ("tanh_",), "Clamp": ("clamp_",), "Pow": ("**=", "pow_"), "Exp": ("exp_",)}
 
 
-def _score(ev: Evidence, op: InplaceOp, made_at: int | None, ops: tuple[InplaceOp, ...]) -> float:
+def _score(ev: Evidence, op: InplaceOp, made_at: int | None, producer_wrote: bool, in_group: bool) -> float:
     producer = ev.symptom.get("producer")
     score = 0.7
     if producer and any(w in op.text for w in _WRITES.get(producer.removesuffix("Backward0"), ())):
-        score += -0.15 if _saved_after_a_write(ev) and not _writes_callers_tensor(ev, op) else 0.15
-    if op.target and _writes_after_save(ev) > 1 and \
-            sum(o.target == op.target and o.function == op.function for o in ops) == _writes_after_save(ev):
+        score += -0.15 if producer_wrote and not _writes_callers_tensor(ev, op) else 0.15
+    if in_group:
         score += 0.1 - 2 * op.line / 1e6  # as many writes into this name as the version moved on: the first
     made_here = {a.line for a in ev.code.assigns_to(op.target)} if op.target else set()
     if made_at is not None and made_at in made_here:
@@ -50,23 +51,19 @@ def _score(ev: Evidence, op: InplaceOp, made_at: int | None, ops: tuple[InplaceO
     return score + op.line / 1e6  # the latest write wins a tie
 
 
-def _writes_after_save(ev: Evidence) -> int:
-    """How many in-place writes the saved tensor took after it was saved (0 when unknown)."""
+def _versions(ev: Evidence) -> tuple[int, int] | None:
+    """(version now, version expected) of the saved tensor, when the message says."""
     s = ev.symptom
     now, expected = (s.get("version_now"), s.get("version_expected")) if s else (None, None)
-    return int(now) - int(expected) if str(now).isdigit() and str(expected).isdigit() else 0
+    return (int(now), int(expected)) if str(now).isdigit() and str(expected).isdigit() else None
 
 
 def _writes_callers_tensor(ev: Evidence, op: InplaceOp) -> bool:
     """`op` writes into a parameter of the function it is in (`def forward(self, x): x /= n`)."""
-    return any(f.name == op.function and op.target in f.params[1:] + f.params[:1] * (f.params[:1] != ("self",))
-               and f.line <= op.line <= f.end_line for f in ev.code.functions)
-
-
-def _saved_after_a_write(ev: Evidence) -> bool:
-    """The saved tensor had already been written in place when it was saved (by its producer)."""
-    expected = ev.symptom.get("version_expected") if ev.symptom else None
-    return str(expected or "0").isdigit() and int(expected or 0) >= 1
+    f = ev.code.function_at(op.line)
+    if f is None or f.name != op.function:
+        return False
+    return op.target in (f.params[1:] if f.params[:1] == ("self",) else f.params)
 
 
 def match(ev: Evidence) -> Hit | None:
@@ -76,7 +73,11 @@ def match(ev: Evidence) -> Hit | None:
     if not ops:
         return Hit(CAUSE, ev.line, 0.4, facts=_facts(ev, None), variant="unknown")
     made_at = _producer_line(ev)
-    op = max(ops, key=lambda o: _score(ev, o, made_at, ops))
+    versions = _versions(ev)
+    jump = versions[0] - versions[1] if versions else 0  # writes the saved tensor took after it was saved
+    producer_wrote = versions is not None and versions[1] >= 1  # its own write is counted in what was saved
+    group = Counter((o.target, o.function) for o in ops if o.target)
+    op = max(ops, key=lambda o: _score(ev, o, made_at, producer_wrote, jump > 1 and group[o.target, o.function] == jump))
     return Hit(CAUSE, op.line, 0.9, facts=_facts(ev, op), related=(("backward", ev.line),),
                variant=op.kind)
 

@@ -183,9 +183,7 @@ def _helper_repeats(ev: Evidence, first: int, line: int) -> bool:
     """The repeat at `line` is in a helper that the first backward's function calls after it,
     with nothing in between that uses the gradients (a step, a .grad read): the helper is the
     one meant to backpropagate, so the caller's own backward is the one to drop."""
-    def function_of(at):
-        return next((f for f in sorted(ev.code.functions, key=lambda f: -f.line) if f.line < at <= f.end_line), None)
-    caller, helper = function_of(first), function_of(line)
+    caller, helper = ev.code.function_at(first), ev.code.function_at(line)
     if helper is None or caller == helper:
         return False
     end = caller.end_line if caller else len(ev.code.lines)

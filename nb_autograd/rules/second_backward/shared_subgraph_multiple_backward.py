@@ -32,12 +32,10 @@ def shared_tensor(ev: Evidence, first_line: int) -> tuple[str, int] | None:
     # value there: it is not what the first loss used
     again = {n for a in ev.code.assigns if first_line < a.line <= site.line for n in a.targets}
     used_second = _depends_on(ev, set(site.names), site.line, first_line) - again
-    data = {(line, name) for line, name, given in read_errors(ev.capture.source).leaves if not given}
-    data = {(a.line, t) for a in ev.code.assigns for t in a.targets
-            if (a.line, t) in data and (a.call or "").rpartition(".")[2] in FACTORIES}  # made by the factory itself
+    made_without_grad = {line for line, _, given in read_errors(ev.capture.source).leaves if not given}
     for a in sorted(ev.code.assigns, key=lambda a: -a.line):
         if start <= a.line < first_line and a.call and not a.detached and not _in_init(ev, a.line) \
-                and not any((a.line, t) in data for t in a.targets):  # `labels = torch.randint(...)`: data
+                and not _data(a, made_without_grad):
             for name in a.targets:
                 if ev.failure and ev.failure.holders and not ev.holders_of(name):
                     continue  # the runtime read the names holding the graph: this is not one
@@ -46,10 +44,14 @@ def shared_tensor(ev: Evidence, first_line: int) -> tuple[str, int] | None:
     return None
 
 
+def _data(a, made_without_grad: set[int]) -> bool:
+    """`labels = torch.randint(...)`: made by a tensor factory itself, without requires_grad."""
+    return a.line in made_without_grad and (a.call or "").rpartition(".")[2] in FACTORIES
+
+
 def _in_init(ev: Evidence, line: int) -> bool:
     """Set up in a constructor (`self.crit = nn.BCELoss()`): a module, not a tensor of the step."""
-    function = _function_of(ev, line)
-    return function is not None and function.name == "__init__"
+    return getattr(ev.code.function_at(line), "name", "") == "__init__"
 
 
 def _part_of_before_loop_tensor(ev: Evidence) -> tuple[str, int] | None:
@@ -143,10 +145,6 @@ def _closure(ev: Evidence, names: set[str], after: int, upto: int) -> set[int]:
     return lines
 
 
-def _function_of(ev: Evidence, line: int):
-    return next((f for f in sorted(ev.code.functions, key=lambda f: -f.line) if f.line < line <= f.end_line), None)
-
-
 def _bound(ev: Evidence, call, function, name: str) -> str | None:
     """The parameter of `function` that `call` passes `name` to (`self` skipped for methods)."""
     if name not in call.args:
@@ -159,7 +157,7 @@ def _bound(ev: Evidence, call, function, name: str) -> str | None:
 def _shared_through_calls(ev: Evidence, first: int, line: int) -> tuple[str, set[int]] | None:
     """Each loss in its own function (d_step(real, fake); g_step(fake)), both fed the same
     tensor by a caller that made it: (the first function's parameter, its loss lines)."""
-    f1, f2 = _function_of(ev, first), _function_of(ev, line)
+    f1, f2 = ev.code.function_at(first), ev.code.function_at(line)
     site = ev.backward_site
     if f1 is None or f2 is None or f1 == f2 or site is None:
         return None
@@ -167,7 +165,7 @@ def _shared_through_calls(ev: Evidence, first: int, line: int) -> tuple[str, set
     calls = lambda f: [c for c in ev.code.calls if c.func == f.name or c.func.endswith("." + f.name)]
     for c1 in calls(f1):
         for c2 in calls(f2):
-            if _function_of(ev, c1.line) != _function_of(ev, c2.line) or c2.line < c1.line:
+            if ev.code.function_at(c1.line) != ev.code.function_at(c2.line) or c2.line < c1.line:
                 continue
             for name in (n for n in c1.args if n and n in c2.args):
                 made = [a for a in ev.code.assigns_to(name) if a.line <= c1.line and a.call and not a.detached]

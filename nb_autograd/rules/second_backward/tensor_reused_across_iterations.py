@@ -27,14 +27,13 @@ def _set_in_constructor(ev: Evidence) -> list[tuple[str, int]]:
     """A module keeps a tensor it was given when built (`self.target = target` in `__init__`,
     the style-transfer loss modules) and never sets it again: the runtime found it stale on
     a module, so every call after the first backward reads a freed graph."""
-    inits = [f for f in ev.code.functions if f.name == "__init__"]
     out = []
     for holder in ev.holders:
         if not holder.stale or "." not in holder.path:
             continue
         attr = "self." + holder.path.rsplit(".", 1)[1]
         made = [a for a in ev.code.assigns_to(attr) if not a.detached and not a.no_grad]
-        if made and all(any(f.line < a.line <= f.end_line for f in inits) for a in ev.code.assigns_to(attr)):
+        if made and all(getattr(ev.code.function_at(a.line), "name", "") == "__init__" for a in ev.code.assigns_to(attr)):
             out.append((attr, max(a.line for a in made)))
     return out
 

@@ -215,7 +215,7 @@ def _backward_after_its_loop(ev: Evidence, name: str) -> bool:
     for line in lines:
         loops = ev.code.loops_at(line)
         loop = loops[-1]
-        function = next((f for f in sorted(ev.code.functions, key=lambda f: -f.line) if f.line < line <= f.end_line), None)
+        function = ev.code.function_at(line)
         end = function.end_line if function else len(ev.code.lines)
         if not any(loop.end_line < b.line <= end and not b.retain_graph for b in ev.code.backwards):
             return False
