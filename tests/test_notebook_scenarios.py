@@ -39,6 +39,11 @@ SCENARIOS = {
          "feats = torch.relu(extractor(x))",
          "for step in range(3):\n    opt.zero_grad()\n    loss = F.mse_loss(head(feats), y)\n    loss.backward()\n    opt.step()"),
         (0, 1, 2), "computed_before_loop", ("c1", 1)),
+    "features_from_earlier_cell_loss_inline": Scenario(
+        (SETUP + "extractor = torch.nn.Linear(4, 8)", "feats = torch.relu(extractor(x))",
+         "head = torch.nn.Linear(8, 1)\nopt = torch.optim.SGD(head.parameters(), lr=0.1)\nfor step in range(3):\n"
+         "    opt.zero_grad()\n    F.mse_loss(head(feats), y).backward()\n    opt.step()"),
+        (0, 1, 2), "computed_before_loop", ("c1", 1)),
     "function_defined_earlier": Scenario(
         (SETUP, "def train(model):\n    total = 0\n    for step in range(3):\n        loss = F.mse_loss(model(x), y)\n"
                 "        total += loss\n        opt.zero_grad()\n        total.backward()\n        opt.step()",

@@ -152,7 +152,8 @@ def match(ev: Evidence) -> Hit | None:
     if ev.same_root_call or ev.freed_in_same_pass or ev.backward_site is None or ev.replayed_stores:
         return None  # a stale tensor replayed from a store is not one computed before the loop
     candidates = before_loop_names(ev)
-    receiver = ev.backward_site.names
+    site = ev.backward_site  # the loss backpropagated is not a candidate; the inputs of one computed inline are
+    receiver = frozenset() if "(" in site.receiver else site.names
     grown = {s.container for s in ev.code.stores if not s.detached}  # a list a hook keeps appending to
     candidates = [(n, l) for n, l in candidates if n not in receiver and n not in grown]
     if ev.has_runtime_staleness:

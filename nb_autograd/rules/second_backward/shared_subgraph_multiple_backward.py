@@ -59,7 +59,7 @@ def _part_of_before_loop_tensor(ev: Evidence) -> tuple[str, int] | None:
     site, loop = ev.backward_site, ev.loop
     if site is None or loop is None or site.receiver in site.names:
         return None
-    for name in sorted(site.names):
+    for name in sorted(n for n in site.names if site.receiver.startswith(n + "[")):  # a piece of it, not a loss computed from it
         assigns = ev.code.assigns_to(name)
         before = [a.line for a in assigns if a.line < loop.line and a.call]
         if before and not any(loop.contains(a.line) for a in assigns) and ev.reaches_stale(name):
