@@ -1,8 +1,9 @@
 """What `%%gradwatch` costs: small real training loops (an MLP, a small CNN, an LSTM, an
 unrolled LSTMCell, a transformer block) run plain, with the extension loaded (the hook's
-backward recorder only), under the watcher, and under torch.autograd.detect_anomaly,
+backward recorder only), under the watcher (`%%gradwatch`: statement marks; `--ops`: the
+per-op recorder), and under torch.autograd.detect_anomaly,
 interleaved in one process after a warm-up; prints the median of the paired ratios to the
-plain run (`--json` keeps to plain/gradwatch/anomaly, plus the device). On CUDA, when one is
+plain run (`--json` keeps to plain/gradwatch/ops/anomaly, plus the device). On CUDA, when one is
 present, the same loops run on the GPU and are timed by wall clock after a synchronize (CPU
 time says nothing about asynchronous kernels); on CPU, by process time (the machine is shared).
 
@@ -21,6 +22,7 @@ import torch
 from torch import nn
 
 from nb_autograd.capture.backwards import RECORDER
+from nb_autograd.capture.marks import compile_marked
 from nb_autograd.capture.watch import Watcher
 
 
@@ -102,9 +104,22 @@ def train(model, batch, steps: int) -> float:
     return total
 
 
-def run(kind: str, make, steps: int) -> float:
+def _marked_copy() -> dict:
+    """This file compiled as `%%gradwatch` compiles a cell (statement marks): its models and
+    `train` then report each statement they run, the worst case for the watcher."""
+    with open(__file__, encoding="utf-8") as f:
+        namespace = {"__name__": "overhead_marked", "__file__": __file__}
+        exec(compile_marked(f.read(), __file__), namespace)
+    return namespace
+
+
+MARKED: dict = {}
+
+
+def run(kind: str, name: str, steps: int) -> float:
     torch.manual_seed(0)
-    model, batch = make()
+    marked = kind == "gradwatch"
+    model, batch = (MARKED if marked else globals())["WORKLOADS"][name]()
     model = model.to(DEVICE)
     clock = time.perf_counter if DEVICE.type == "cuda" else time.process_time  # CPU time: the machine is shared
     sync()
@@ -117,12 +132,13 @@ def run(kind: str, make, steps: int) -> float:
             train(model, batch, steps)
         finally:
             RECORDER.release()
-    elif kind == "gradwatch":
-        watcher = Watcher(__file__, top_code=train.__code__)
+    elif kind in ("gradwatch", "ops"):
+        loop = MARKED["train"] if marked else train
+        watcher = Watcher(__file__, top_code=loop.__code__)
         RECORDER.reset()
         watcher.start()
         try:
-            train(model, batch, steps)
+            loop(model, batch, steps)
         finally:
             watcher.stop()
         watcher.silent_findings(RECORDER.calls(__file__), {"model": model})
@@ -142,19 +158,19 @@ def sync() -> None:
 
 
 def measure(reps: int, steps: int) -> dict:
-    kinds = ("plain", "hook", "gradwatch", "anomaly")
+    kinds = ("plain", "hook", "gradwatch", "ops", "anomaly")
     out = {}
-    for name, make in WORKLOADS.items():
+    for name in WORKLOADS:
         for kind in kinds:  # warm-up
-            run(kind, make, steps)
+            run(kind, name, steps)
         times = {k: [] for k in kinds}
         for rep in range(reps):
             order = kinds[rep % len(kinds):] + kinds[:rep % len(kinds)]  # no mode always goes first
             for kind in order:
-                times[kind].append(run(kind, make, steps))
+                times[kind].append(run(kind, name, steps))
         ratio = lambda k: statistics.median(t / p for t, p in zip(times[k], times["plain"]))  # noqa: E731
         out[name] = {"plain_s": statistics.median(times["plain"]), "hook_ratio": ratio("hook"),
-                     "gradwatch_ratio": ratio("gradwatch"), "anomaly_ratio": ratio("anomaly")}
+                     "gradwatch_ratio": ratio("gradwatch"), "ops_ratio": ratio("ops"), "anomaly_ratio": ratio("anomaly")}
     return out
 
 
@@ -170,17 +186,19 @@ def main(argv=None) -> int:
     DEVICE = torch.device("cuda" if args.device == "cuda" or args.device == "auto" and torch.cuda.is_available()
                           else "cpu")
     torch.set_num_threads(args.threads)
+    MARKED.update(_marked_copy())
+    MARKED["DEVICE"] = DEVICE
     results = measure(args.reps, args.steps)
     if args.json:
-        keys = ("plain_s", "gradwatch_ratio", "anomaly_ratio")
+        keys = ("plain_s", "gradwatch_ratio", "ops_ratio", "anomaly_ratio")
         print(json.dumps({"device": DEVICE.type,
                           "workloads": {n: {k: r[k] for k in keys} for n, r in results.items()}}))
         return 0
     where = "CUDA, wall time" if DEVICE.type == "cuda" else "CPU time; no CUDA device here"
-    print(f"{'workload':<12}{'plain (s)':>12}{'hook':>10}{'gradwatch':>12}{'anomaly':>12}   ({args.steps} steps, "
+    print(f"{'workload':<12}{'plain (s)':>12}{'hook':>10}{'gradwatch':>12}{'--ops':>10}{'anomaly':>12}   ({args.steps} steps, "
           f"{args.reps} reps, median ratio to plain, {where})")
     for name, r in results.items():
-        print(f"{name:<12}{r['plain_s']:>12.3f}{r['hook_ratio']:>9.2f}x{r['gradwatch_ratio']:>11.2f}x"
+        print(f"{name:<12}{r['plain_s']:>12.3f}{r['hook_ratio']:>9.2f}x{r['gradwatch_ratio']:>11.2f}x{r['ops_ratio']:>9.2f}x"
               f"{r['anomaly_ratio']:>11.2f}x")
     return 0
 

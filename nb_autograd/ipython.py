@@ -185,8 +185,10 @@ class Extension:
             tb = tb.tb_next
         return found
 
-    def run_watched(self, cell: str, lang: str | None = None, quiet: bool = False) -> None:
-        """%%gradwatch: run `cell` in the user namespace under the watcher."""
+    def run_watched(self, cell: str, lang: str | None = None, quiet: bool = False, ops: bool = False) -> None:
+        """%%gradwatch: run `cell` in the user namespace under the watcher (statement marks, or
+        with `ops` the per-op recorder)."""
+        from .capture.marks import compile_marked
         from .capture.run import Run
 
         self.transforming_watched = True
@@ -194,10 +196,11 @@ class Extension:
             transformed = self.shell.transform_cell(cell)
         finally:
             self.transforming_watched = False
-        filename = self.shell.compile.cache(transformed, self.shell.execution_count, raw_code=cell)
-        code = compile(transformed, filename, "exec")
+        count = self._running_count()
+        filename = self.shell.compile.cache(transformed, count, raw_code=cell)
+        code = compile(transformed, filename, "exec", dont_inherit=True) if ops else compile_marked(transformed, filename)
         self.watch_filenames.add(filename)
-        SESSION.describe(filename, transformed, cell=self.shell.execution_count)
+        SESSION.describe(filename, transformed, cell=count)
         run = Run(filename, transformed, self.shell.user_ns, top_code=code, in_session=True)
         try:
             with run:
@@ -214,6 +217,18 @@ class Extension:
             show(report, self.shell)
         elif not quiet:
             print(text("ui.watch_clean", report.lang, calls=len(run.capture.backwards)))
+
+    def _running_count(self) -> int:
+        """The execution count of the cell running now: the one whose compiled file called us
+        (`shell.execution_count` has already moved on to the next cell by then)."""
+        cells = getattr(self.shell.compile, "_filename_map", {})
+        frame = sys._getframe(1)
+        while frame is not None:
+            count = cells.get(frame.f_code.co_filename)
+            if count is not None:
+                return count
+            frame = frame.f_back
+        return max(1, self.shell.execution_count - 1)
 
     def explain(self, value, tb):
         from .capture.run import failure_capture
@@ -266,12 +281,14 @@ class GradMagics(Magics):
     @magic_arguments()
     @argument("--lang", choices=["zh", "en"], help="the explanation's language for this cell")
     @argument("--quiet", action="store_true", help="say nothing when no problem is seen")
+    @argument("--ops", action="store_true", help="record every torch op (slower): also names the line inside "
+                                                 "an imported module of yours that made a node")
     @cell_magic
     def gradwatch(self, line: str, cell: str):
         """Run the cell under the watcher: which line and iteration made each autograd node, and
         the silent problems (graphs kept alive, gradients not zeroed) even when nothing raises."""
         args = parse_argstring(self.gradwatch, line)
-        self.extension.run_watched(cell, lang=args.lang, quiet=args.quiet)
+        self.extension.run_watched(cell, lang=args.lang, quiet=args.quiet, ops=args.ops)
 
 
 def load(shell) -> None:

@@ -3,6 +3,7 @@ found in whichever cell (or user file) holds it, the fix put in that place and r
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 import pytest
@@ -162,17 +163,34 @@ def test_scenario(name, tmp_path):
 
 
 def test_gradwatch_names_the_line_inside_an_imported_helper(tmp_path):
-    """The watcher's provenance goes down to the innermost user line: the helper's file and line,
-    not only the watched cell's line that called it."""
+    """With `--ops` the watcher's provenance goes down to the innermost user line: the helper's
+    file and line, not only the watched cell's line that called it."""
     (tmp_path / "losslib.py").write_text("import torch.nn.functional as F\n\n\ndef make_loss(model, x, y):\n"
                                          "    out = model(x)\n    return F.mse_loss(out, y)\n")
     with Kernel(tmp_path) as kernel:
         kernel.run("%load_ext nb_autograd")
         kernel.run(SETUP + "model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))",
                    cell_id="c0")
-        result = kernel.run("%%gradwatch\nfrom losslib import make_loss\nloss = make_loss(model, x, y)\n"
+        result = kernel.run("%%gradwatch --ops\nfrom losslib import make_loss\nloss = make_loss(model, x, y)\n"
                             "for step in range(2):\n    loss.backward()", cell_id="c1")
         assert result.error is not None
         trace = kernel.run("import nb_autograd as _n; print(_n.last_report().trace)").stdout
     assert "created at line 2 of In [" in trace, trace
     assert "made at losslib.py, line 5" in trace, trace
+
+
+def test_gradwatch_on_names_the_line_inside_a_function_of_an_earlier_cell(tmp_path):
+    """`%gradwatch on` compiles every cell with statement marks, so a helper defined in an earlier
+    cell reports its own lines: the trace names that cell's line inside the failing one."""
+    with Kernel(tmp_path) as kernel:
+        kernel.run("%load_ext nb_autograd")
+        kernel.run("%gradwatch on")
+        kernel.run(SETUP + "model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))",
+                   cell_id="c0")
+        kernel.run("import torch.nn.functional as F\ndef make_loss(model, x, y):\n    out = model(x)\n"
+                   "    return F.mse_loss(out, y)", cell_id="c1")
+        result = kernel.run("loss = make_loss(model, x, y)\nfor step in range(2):\n    loss.backward()", cell_id="c2")
+        assert result.error is not None
+        trace = kernel.run("import nb_autograd as _n; print(_n.last_report().trace)").stdout
+    failing = int(re.search(r"created at line 1 of In \[(\d+)\]", trace).group(1))
+    assert f"made at In [{failing - 1}], line 3" in trace, trace  # the def cell, run just before

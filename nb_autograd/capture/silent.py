@@ -7,10 +7,9 @@ import linecache
 import re
 import sys
 import weakref
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import torch
-import torch.optim.optimizer as _optim
 
 from . import touch
 from .backwards import RECORDER
@@ -91,7 +90,7 @@ def measure(roots, since: int) -> tuple[list, int, int, int, bool]:
     return nodes, old, low, high, truncated
 
 
-STEADY = 3  # after this many same-sized backward calls from a line, walk one call in RESAMPLE
+STEADY = 2  # after this many same-sized backward calls from a line, walk one call in RESAMPLE
 RESAMPLE = 16  # a long loop still sees a graph that starts growing late within RESAMPLE calls
 
 
@@ -144,7 +143,8 @@ class Timeline:
             span = self._spans.get(key)
             high = max(ids, default=since + 1)
             low = max(since + 1, high - span) if span is not None else since + 1
-            event = replace(site[-1], kind=kind, index=index)
+            last = site[-1]  # (not dataclasses.replace: this runs on every backward of a loop)
+            event = TimelineEvent(kind, last.line, index, last.nodes, last.old_nodes, last.live_bytes, last.truncated)
         else:
             nodes, old, low, high, truncated = measure(roots, since)
             if high >= low:
@@ -207,65 +207,6 @@ class Timeline:
             step, backward = self._accumulated[0]
             out.append(GradsAccumulated(step, backward, len(self._accumulated)))
         return tuple(out)
-
-
-class OptimizerHooks:
-    """Global optimizer step hooks, and zero_grad patched on Optimizer and Module for the
-    watch only (torch has no global zero_grad hook); uninstall restores the exact originals.
-
-    Both run with the provenance mode paused (`suspend() -> bool`, `resume()`): they make no
-    graph nodes, yet their many `p.grad` reads were most of the mode's cost in a training step."""
-
-    def __init__(self, timeline: Timeline, suspend, resume):
-        self.timeline, self.suspend, self.resume = timeline, suspend, resume
-        self._handles: list = []
-        self._patched: list[tuple[type, object, object]] = []
-        self._paused = False
-
-    def _pre_step(self, optimizer, args, kwargs) -> None:
-        if torch.compiler.is_compiling():  # a compiled step: leave the mode stack alone
-            return
-        if not self._paused and len(args) < 2 and not kwargs:  # a closure may build a graph
-            self._paused = self.suspend()
-        self.timeline.before_step(optimizer, args, kwargs)
-
-    def _post_step(self, optimizer, args, kwargs) -> None:
-        if self._paused and not torch.compiler.is_compiling():
-            self._paused = False
-            self.resume()
-
-    def install(self) -> None:
-        timeline, hooks = self.timeline, self
-        self._handles = [_optim.register_optimizer_step_pre_hook(self._pre_step),
-                         _optim.register_optimizer_step_post_hook(self._post_step)]
-        for owner in (torch.optim.Optimizer, torch.nn.Module):
-            original = owner.__dict__["zero_grad"]
-
-            def zero_grad(self, *args, __original=original, **kwargs):
-                try:
-                    timeline.zeroed(self)
-                except Exception:
-                    pass
-                paused = hooks.suspend()
-                try:
-                    return __original(self, *args, **kwargs)
-                finally:
-                    if paused:
-                        hooks.resume()
-
-            zero_grad.__wrapped__ = original
-            self._patched.append((owner, original, zero_grad))
-            owner.zero_grad = zero_grad
-
-    def uninstall(self) -> None:
-        """Also drops a pause left by a step that raised (the mode is then off the stack)."""
-        handles, self._handles, self._paused = self._handles, [], False
-        for handle in handles:
-            handle.remove()
-        while self._patched:
-            owner, original, patch = self._patched.pop()
-            if owner.__dict__.get("zero_grad") is patch:
-                owner.zero_grad = original
 
 
 def source_names(filename: str) -> set[str]:

@@ -1,21 +1,29 @@
 """`%%gradwatch` and `nb_autograd.watch()`: record, while a cell runs, which cell line and
-iteration created each autograd node (a TorchFunctionMode noting the sequence-number range
-each op created), a size snapshot of the graph before each backward, and optimizer
-step / zero_grad calls. After `stop()` nothing is kept but ints and file names."""
+iteration created each autograd node, a size snapshot of the graph before each backward, and
+optimizer step / zero_grad calls. After `stop()` nothing is kept but ints and file names.
+
+Two recorders answer the same questions. Code we compiled (a `%%gradwatch` cell, a script run
+by `python -m nb_autograd`) reports each statement it starts (`marks.py`): no per-op cost.
+Code compiled by somebody else (`with nb_autograd.watch():` in a script), or `--ops`, gets a
+TorchFunctionMode noting the sequence-number range each op created: it also names the line
+inside an imported user module, at a per-op Python cost."""
 from __future__ import annotations
 
 import sys
-from bisect import bisect_left
+import threading
+from bisect import bisect_left, bisect_right
+from operator import itemgetter
 
 import torch
 from torch.overrides import TorchFunctionMode
 
+from . import marks
 from .backwards import RECORDER, is_user_file
-from .silent import OptimizerHooks, Timeline, scan_holders, source_names
+from .optimizer_hooks import OptimizerHooks
+from .silent import Timeline, scan_holders, source_names
 
 _next_seq = torch._C._autograd._get_sequence_nr
 _is_compiling = torch.compiler.is_compiling
-_ZERO = torch.Tensor.zero_
 # Property reads/writes (`p.grad`, `.data`, `.shape`: most calls in an optimizer step) make no
 # graph node: return before any bookkeeping. (`.T`, `.real` do make nodes: not listed.)
 _WRAPPER = type(torch.Tensor.grad.__get__)
@@ -40,8 +48,6 @@ class _ProvenanceMode(TorchFunctionMode):
             quiet = _quiet(func)
         if quiet or _is_compiling():  # compiling: untraceable code gave wrong results
             return func(*args, **kwargs) if kwargs else func(*args)
-        if func is _ZERO:
-            self.watcher.timeline.zeroed()
         before = _next_seq()
         result = func(*args, **kwargs) if kwargs else func(*args)
         after = _next_seq()
@@ -60,6 +66,7 @@ def _quiet(func) -> bool:
         return type(func) is _WRAPPER and getattr(func.__self__, "__name__", None) in _PLAIN
 
 
+_first = itemgetter(0)
 _SKIP: dict = {}  # func -> makes no graph node (one dict lookup per op instead of two tests)
 _USER: dict = {}  # code object -> whether it is the user's (not torch, the stdlib, this package)
 
@@ -79,19 +86,23 @@ class Watcher:
 
     The iteration of an op is how many times its stack of cell lines ran before (the same
     count `BackwardCall.iteration` uses), so a module forward defined in the cell or a helper
-    called from a loop numbers its nodes by the loop's iteration."""
+    called from a loop numbers its nodes by the loop's iteration. `ops`: None chooses the
+    statement marks when `top_code` has them, else the per-op mode."""
 
-    def __init__(self, filename: str, top_code=None):
+    def __init__(self, filename: str, top_code=None, ops: bool | None = None):
         self.filename = filename
         self.top_code = top_code       # stop the frame walk here (the cell's own code object)
-        # per recorded op: (highest, lowest sequence number it made, line, iteration, the
-        # innermost user frame's (file, line) or None); one append per op, so an interrupt
-        # between two statements cannot misalign anything
-        self._records: list[tuple[int, int, int, int, tuple[str, int] | None]] = []
+        self.ops = not marks.is_marked(top_code) if ops is None else ops
+        # per op (ops) or per statement that made nodes (marks): (sequence number, its cell
+        # line, iteration, the innermost user frame's (file, line) or None[, lowest]). Ops: the
+        # highest number the op made, then the lowest last; marks: the statement's first number.
+        # One append per op / statement, so an interrupt cannot misalign anything.
+        self._records: list[tuple] = []
         self._places: dict[tuple[str, int], tuple[str, int]] = {}  # one tuple kept per place, not per op
         self._runs: dict[tuple, list] = {}  # cell-line stack -> [runs, lasti, child frame]
         self._last_key: tuple = ()
         self._mode: _ProvenanceMode | None = None
+        self.thread = None
         self.timeline = Timeline(filename, self.origin, top_code)
         self._hooks = OptimizerHooks(self.timeline, self._suspend, self._resume)
         self._listening = False
@@ -103,8 +114,12 @@ class Watcher:
             self._listening = True
             RECORDER.listeners.append(self.timeline.before_backward)
             self._hooks.install()
-            self._mode = _ProvenanceMode(self)
-            self._mode.__enter__()
+            self.thread = threading.get_ident()
+            if self.ops:
+                self._mode = _ProvenanceMode(self)
+                self._mode.__enter__()
+            else:
+                marks.listen(self)
         except BaseException:
             self.stop()
             raise
@@ -115,6 +130,10 @@ class Watcher:
         mode, self._mode = self._mode, None
         if mode is not None:
             _pop_to(mode)
+        if not self.ops and self.thread is not None:
+            marks.unlisten(self)
+            self._push(_next_seq(), None, None, None)  # nodes made after the cell have no origin
+            self.thread = None
         self._hooks.uninstall()
         if self._listening:
             self._listening = False
@@ -145,7 +164,10 @@ class Watcher:
         return False
 
     # recording -----------------------------------------------------------------------
-    def _note(self, first_seq: int, last_seq: int, frame) -> None:
+    def _stack(self, frame) -> tuple[list[int], tuple[str, int] | None, object, int]:
+        """From `frame` outwards: the cell lines (innermost first), the innermost user frame
+        inside them when it is not the cell's own, the frame below the innermost cell frame
+        and that cell frame's f_lasti."""
         filename, top = self.filename, self.top_code
         lines, child, lasti, prev, inner = [], None, -1, None, None
         while frame is not None:
@@ -159,6 +181,36 @@ class Watcher:
             elif inner is None and not lines and _user(code):
                 inner = (code.co_filename, frame.f_lineno)  # a helper or module of the user's, inside the cell's line
             prev, frame = frame, frame.f_back
+        return lines, inner, child, lasti
+
+    def on_statement(self, frame, starts: bool) -> None:
+        """Marks: a statement of instrumented code starts (`starts`), or a call returned into
+        `frame`. A statement of the watched unit starts one more run of its stack of lines."""
+        if threading.get_ident() != self.thread:
+            return
+        seq = _next_seq()
+        lines, inner, _, _ = self._stack(frame)
+        if not lines:
+            return
+        key = tuple(reversed(lines))
+        run = self._runs.get(key)
+        if run is None:
+            run = self._runs[key] = [0, -1, None]
+        elif starts and inner is None:
+            run[0] += 1
+        self._push(seq, lines[0], run[0], None if inner is None else self._places.setdefault(inner, inner))
+
+    def _push(self, seq: int, line, iteration, inner) -> None:
+        """A statement's record; one that made no node yet gives way to the next."""
+        records = self._records
+        if records and records[-1][0] == seq:
+            records[-1] = (seq, line, iteration, inner)
+        else:
+            records.append((seq, line, iteration, inner))
+
+    def _note(self, first_seq: int, last_seq: int, frame) -> None:
+        """Ops: one torch call made nodes `first_seq`..`last_seq`."""
+        lines, inner, child, lasti = self._stack(frame)
         if not lines:
             return
         key, last = tuple(reversed(lines)), self._last_key  # outermost first
@@ -170,27 +222,30 @@ class Watcher:
             run[0] += 1  # other lines ran since, the line started over, or a new call/direct op
         run[1], run[2] = lasti, child
         self._last_key = key
-        self._records.append((last_seq, first_seq, lines[0], run[0],
-                              None if inner is None else self._places.setdefault(inner, inner)))
+        self._records.append((last_seq, lines[0], run[0], None if inner is None else self._places.setdefault(inner, inner),
+                              first_seq))
 
     def _record(self, node_id: int) -> tuple | None:
-        """The record of the op that created node `node_id`, if any."""
+        """The record of the op (or statement) that created node `node_id`, if any."""
         if node_id < 0:
             return None
         records = self._records
-        i = bisect_left(records, (node_id,))
-        return records[i] if i < len(records) and records[i][1] <= node_id else None
+        if self.ops:
+            i = bisect_left(records, node_id, key=_first)
+            return records[i] if i < len(records) and records[i][4] <= node_id else None
+        i = bisect_right(records, node_id, key=_first) - 1
+        return records[i] if i >= 0 and records[i][1] is not None else None
 
     def origin(self, node_id: int) -> tuple[int | None, int | None]:
         """(cell line, iteration) of the op that created node `node_id`, if recorded."""
         record = self._record(node_id)
-        return (record[2], record[3]) if record else (None, None)
+        return (record[1], record[2]) if record else (None, None)
 
     def made_at(self, node_id: int) -> tuple[str, int] | None:
         """The innermost user (file, line) that made node `node_id`, when it is not the watched
-        cell's own line (a function in a user module or an earlier cell); else None."""
+        cell's own line: a function in a user module (ops) or an earlier watched cell; else None."""
         record = self._record(node_id)
-        return record[4] if record else None
+        return record[3] if record else None
 
     def silent_findings(self, calls=(), namespace: dict | None = None) -> tuple:
         """Family-C observations; `namespace` (the cell's globals at its end) names holders.

@@ -11,6 +11,8 @@ import torch.optim.optimizer as optim_hooks
 
 import nb_autograd
 from nb_autograd.capture.backwards import RECORDER
+from nb_autograd.capture import marks
+from nb_autograd.capture.marks import compile_marked
 from nb_autograd.capture.run import register_source
 from nb_autograd.capture.watch import Watcher
 from nb_autograd.rules.second_backward import tensor_reused_across_iterations
@@ -20,13 +22,25 @@ _names = (f"<watch-test-{i}>" for i in itertools.count())
 ORIGINAL_ZERO_GRAD = (torch.optim.Optimizer.__dict__["zero_grad"], torch.nn.Module.__dict__["zero_grad"])
 
 
-def watched(source: str):
+@pytest.fixture(params=["marks", "ops"], autouse=True)
+def recorder(request, monkeypatch):
+    """Every test runs with both recorders: statement marks (code we compile) and the per-op mode."""
+    monkeypatch.setattr(sys.modules[__name__], "RECORDER_KIND", request.param)
+    return request.param
+
+
+RECORDER_KIND = "marks"
+
+
+def watched(source: str, kind: str | None = None, names: dict | None = None):
     """Run `source` under a Watcher; (watcher, namespace, backward calls)."""
     filename = next(_names)
-    code = compile(source, filename, "exec")
+    ops = (kind or RECORDER_KIND) == "ops"
+    code = compile(source, filename, "exec") if ops else compile_marked(source, filename)
     register_source(filename, source)
-    namespace: dict = {"__name__": "__main__"}
+    namespace: dict = {"__name__": "__main__", **(names or {})}
     watcher = Watcher(filename, top_code=code)
+    assert watcher.ops is ops
     RECORDER.acquire()
     RECORDER.reset()
     try:
@@ -87,7 +101,7 @@ for i in range(3):
     assert [tuple(watcher.origin(n) for n in pair) for pair in ns["ids"]] == [((5, i), (5, i)) for i in range(3)]
 
 
-def test_ids_outside_every_recorded_range_have_no_origin():
+def test_ids_outside_every_recorded_range_have_no_origin(recorder):
     before = (torch.ones(2, requires_grad=True) * 2).grad_fn._sequence_nr()
     watcher, ns, _ = watched("""\
 import torch
@@ -99,7 +113,8 @@ b = w * 4
 """)
     assert watcher.origin(ns["a"].grad_fn._sequence_nr()) == (3, 0)
     assert watcher.origin(ns["b"].grad_fn._sequence_nr()) == (6, 0)
-    assert watcher.origin(ns["gap"].grad_fn._sequence_nr()) == (None, None)
+    # the per-op mode sees no op with torch functions disabled; marks see the statement running
+    assert watcher.origin(ns["gap"].grad_fn._sequence_nr()) == ((None, None) if recorder == "ops" else (5, 0))
     assert watcher.origin(before) == (None, None)
     assert watcher.origin(-7) == (None, None)
     assert watcher.origin(2**62) == (None, None)
@@ -213,8 +228,10 @@ def _assert_torch_restored() -> None:
     assert torch._C._len_torch_function_stack() == 0
     assert torch._C._autograd._top_saved_tensors_default_hooks(False) is None
     assert (torch.optim.Optimizer.__dict__["zero_grad"], torch.nn.Module.__dict__["zero_grad"]) == ORIGINAL_ZERO_GRAD
+    assert "zero_" not in torch.Tensor.__dict__  # the patch for `p.grad.zero_()` is gone
     assert not optim_hooks._global_optimizer_pre_hooks and not optim_hooks._global_optimizer_post_hooks
     assert RECORDER.listeners == []
+    assert marks._LISTENERS == []
 
 
 def test_after_stop_the_watcher_holds_only_plain_values():
@@ -238,7 +255,9 @@ def test_after_stop_the_watcher_holds_only_plain_values():
     assert [e.kind for e in watcher.timeline.events].count("backward") == 6
 
 
-def test_a_node_made_inside_a_user_module_names_that_file_and_line(tmp_path, monkeypatch):
+def test_a_node_made_inside_a_user_module_names_that_file_and_line(tmp_path, monkeypatch, recorder):
+    """The per-op mode names the module's line; marks (no per-op cost) know only the cell's."""
+    sys.modules.pop("lossmod", None)
     (tmp_path / "lossmod.py").write_text("import torch\n\n\ndef make_loss(w, x):\n    h = torch.tanh(x @ w)\n"
                                          "    return h.pow(2).sum()\n")
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -248,8 +267,32 @@ def test_a_node_made_inside_a_user_module_names_that_file_and_line(tmp_path, mon
     tanh = loss.grad_fn.next_functions[0][0].next_functions[0][0]
     assert type(tanh).__name__ == "TanhBackward0"
     assert watcher.origin(tanh._sequence_nr())[0] == 4  # the cell's line that called the helper
-    file, line = watcher.made_at(tanh._sequence_nr())
-    assert file == str(tmp_path / "lossmod.py") and line == 5
-    assert watcher.made_at(loss.grad_fn._sequence_nr()) == (str(tmp_path / "lossmod.py"), 6)
+    module = str(tmp_path / "lossmod.py")
+    if recorder == "ops":
+        assert watcher.made_at(tanh._sequence_nr()) == (module, 5)
+        assert watcher.made_at(loss.grad_fn._sequence_nr()) == (module, 6)
+    else:
+        assert watcher.made_at(tanh._sequence_nr()) is None
+        assert watcher.origin(loss.grad_fn._sequence_nr())[0] == 4
     assert watcher.made_at(out.grad_fn._sequence_nr()) is None  # made on the cell's own line
     sys.modules.pop("lossmod", None)
+
+
+def test_marks_name_the_line_inside_a_function_of_an_earlier_watched_unit(recorder):
+    """A function compiled with marks (an earlier `%%gradwatch` cell, `%gradwatch on`) reports
+    its statements to whichever watcher listens now: its line is the node's `made_at`."""
+    earlier = "<earlier-unit>"
+    source = "import torch\ndef make_loss(w, x):\n    h = torch.tanh(x @ w)\n    return h.pow(2).sum()\n"
+    register_source(earlier, source)
+    ns: dict = {}
+    exec(compile_marked(source, earlier), ns)
+    watcher, namespace, _ = watched("import torch\nw = torch.randn(3, 3, requires_grad=True)\n"
+                                    "loss = make_loss(w, torch.randn(2, 3)) * 3\n", names={"make_loss": ns["make_loss"]})
+    loss = namespace["loss"]
+    mul = loss.grad_fn
+    pow_ = mul.next_functions[0][0].next_functions[0][0]
+    tanh = pow_.next_functions[0][0]
+    assert watcher.origin(tanh._sequence_nr()) == (3, 0)
+    assert watcher.made_at(tanh._sequence_nr()) == (earlier, 3)
+    assert watcher.made_at(pow_._sequence_nr()) == (earlier, 4)
+    assert watcher.made_at(mul._sequence_nr()) is None  # `* 3` ran after the call returned

@@ -1,0 +1,141 @@
+"""Statement marks: the cheap way to know which line made each autograd node.
+
+A watched cell (or script) is compiled with a call before each of its statements, and each
+function of it says when it returns (`return back(x)`). Each call notes the
+autograd sequence number at that moment, so a node's id falls in the range of the statement
+that was running when it was made. Nothing runs per torch op, nothing runs outside the
+instrumented code: the cost is one small Python call per executed statement of the cell.
+
+The two entry points are stored in the compiled code as constants (not names), so the user's
+namespace gains nothing and functions defined in a watched cell still run after unload
+(with no watcher listening, a mark returns at once)."""
+from __future__ import annotations
+
+import ast
+import sys
+import threading
+import types
+import warnings
+
+_MARK = "\x00nb_autograd.mark\x00"   # placeholders in the AST, replaced in co_consts
+_BACK = "\x00nb_autograd.back\x00"
+_LISTENERS: list = []                # watchers listening, innermost last
+_getframe = sys._getframe
+
+
+def _mark() -> None:
+    """A statement of instrumented code begins (its line is the caller's f_lineno)."""
+    if _LISTENERS:
+        _LISTENERS[-1].on_statement(_getframe(1), True)
+
+
+def _back(value=None):
+    """An instrumented function returns `value`: what runs next belongs to its caller."""
+    if _LISTENERS:
+        _LISTENERS[-1].on_statement(_getframe(1).f_back, False)
+    return value
+
+
+def listen(watcher) -> None:
+    _LISTENERS.append(watcher)
+
+
+def unlisten(watcher) -> None:
+    while watcher in _LISTENERS:
+        _LISTENERS.remove(watcher)
+
+
+def main_thread_only(watcher) -> bool:
+    """Sequence numbers are per thread: marks from another thread would mislabel nodes."""
+    return threading.get_ident() == watcher.thread
+
+
+class _Instrument(ast.NodeTransformer):
+    def _call(self, which: str, node: ast.AST) -> ast.stmt:
+        call = ast.Expr(ast.Call(func=ast.Constant(which), args=[], keywords=[]))
+        return ast.copy_location(call, node)
+
+    def _marked(self, body: list[ast.stmt], top: bool = False) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for i, stmt in enumerate(body):
+            stmt = self.visit(stmt)
+            keep_first = i == 0 and _is_docstring(stmt) or top and _is_future(stmt)
+            if not keep_first:
+                out.append(self._call(_MARK, stmt))
+            out.append(stmt)
+        return out
+
+    def generic_visit(self, node):
+        for field in ("body", "orelse", "finalbody"):
+            body = getattr(node, field, None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+                setattr(node, field, self._marked(body))
+        for field, value in ast.iter_fields(node):
+            if field in ("body", "orelse", "finalbody") and isinstance(value, list):
+                continue
+            if isinstance(value, list):
+                setattr(node, field, [self.visit(v) if isinstance(v, ast.AST) else v for v in value])
+            elif isinstance(value, ast.AST):
+                setattr(node, field, self.visit(value))
+        return node
+
+    def _function(self, node):
+        """`return x` becomes `return back(x)`, and a body that can end without a return
+        ends with `back()` (not try/finally: a finally block moves the line a traceback shows)."""
+        node = self.generic_visit(node)
+        for child in ast.walk(node):
+            if isinstance(child, ast.Return) and child is not node and _owner(node, child):
+                value = child.value or ast.copy_location(ast.Constant(None), child)
+                child.value = ast.copy_location(ast.Call(func=ast.Constant(_BACK), args=[value], keywords=[]), value)
+        if not isinstance(node.body[-1], ast.Return):
+            node.body.append(self._call(_BACK, node.body[-1]))
+        return node
+
+    visit_FunctionDef = visit_AsyncFunctionDef = _function
+
+    def visit_Lambda(self, node):
+        return node  # an expression: its ops belong to the statement that calls it
+
+
+def _owner(function: ast.AST, ret: ast.Return) -> bool:
+    """Whether `ret` returns from `function` itself, not from a function nested in it."""
+    todo = list(ast.iter_child_nodes(function))
+    while todo:
+        child = todo.pop()
+        if child is ret:
+            return True
+        if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(child))
+    return False
+
+
+def _is_docstring(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+
+
+def _is_future(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__"
+
+
+def _bind(code: types.CodeType) -> types.CodeType:
+    consts = tuple(_mark if c == _MARK and type(c) is str else _back if c == _BACK and type(c) is str
+                   else _bind(c) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_consts=consts)
+
+
+def compile_marked(source: str, filename: str, flags: int = 0) -> types.CodeType:
+    """`compile(source, filename, "exec")` with statement marks; same lines, same tracebacks.
+    A SyntaxError is the plain compile's."""
+    tree = ast.parse(source, filename, "exec")
+    module = _Instrument()
+    tree.body = module._marked(tree.body, top=True)
+    ast.fix_missing_locations(tree)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)  # "str is not callable": the placeholders
+        code = compile(tree, filename, "exec", flags=flags, dont_inherit=True)
+    return _bind(code)
+
+
+def is_marked(code) -> bool:
+    """Whether `code` came from compile_marked (its statements will report)."""
+    return isinstance(code, types.CodeType) and _mark in code.co_consts

@@ -1,0 +1,86 @@
+"""The optimizer's side of a watched cell: when a step runs and when gradients are zeroed."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import torch
+import torch.optim.optimizer as _optim
+
+if TYPE_CHECKING:
+    from .silent import Timeline
+
+_is_compiling = torch.compiler.is_compiling
+
+
+class OptimizerHooks:
+    """Global optimizer step hooks, and zero_grad (Optimizer, Module) and Tensor.zero_ patched
+    for the watch only (torch has no global zero_grad hook; `p.grad.zero_()` and
+    `p.grad.data.zero_()` are how older code zeroes); uninstall restores the exact originals.
+
+    Both run with the provenance mode paused (`suspend() -> bool`, `resume()`): they make no
+    graph nodes, yet their many `p.grad` reads were most of the mode's cost in a training step."""
+
+    def __init__(self, timeline: Timeline, suspend, resume):
+        self.timeline, self.suspend, self.resume = timeline, suspend, resume
+        self._handles: list = []
+        self._patched: list[tuple[type, str, object, object]] = []  # owner, name, own original, patch
+        self._paused = False
+
+    def _pre_step(self, optimizer, args, kwargs) -> None:
+        if _is_compiling():  # a compiled step: leave the mode stack alone
+            return
+        if not self._paused and len(args) < 2 and not kwargs:  # a closure may build a graph
+            self._paused = self.suspend()
+        self.timeline.before_step(optimizer, args, kwargs)
+
+    def _post_step(self, optimizer, args, kwargs) -> None:
+        if self._paused and not _is_compiling():
+            self._paused = False
+            self.resume()
+
+    def install(self) -> None:
+        timeline, hooks = self.timeline, self
+        self._handles = [_optim.register_optimizer_step_pre_hook(self._pre_step),
+                         _optim.register_optimizer_step_post_hook(self._post_step)]
+        for owner in (torch.optim.Optimizer, torch.nn.Module):
+            original = owner.__dict__["zero_grad"]
+
+            def zero_grad(self, *args, __original=original, **kwargs):
+                try:
+                    timeline.zeroed(self)
+                except Exception:
+                    pass
+                paused = hooks.suspend()
+                try:
+                    return __original(self, *args, **kwargs)
+                finally:
+                    if paused:
+                        hooks.resume()
+
+            zero_grad.__wrapped__ = original
+            self._patched.append((owner, "zero_grad", original, zero_grad))
+            owner.zero_grad = zero_grad
+        original_zero = torch.Tensor.zero_
+
+        def zero_(self, *args, **kwargs):
+            __tracebackhide__ = True
+            if not _is_compiling():
+                timeline.zeroed()
+            return original_zero(self, *args, **kwargs)
+
+        zero_.__wrapped__ = original_zero
+        self._patched.append((torch.Tensor, "zero_", torch.Tensor.__dict__.get("zero_"), zero_))
+        torch.Tensor.zero_ = zero_
+
+    def uninstall(self) -> None:
+        """Also drops a pause left by a step that raised (the mode is then off the stack)."""
+        handles, self._handles, self._paused = self._handles, [], False
+        for handle in handles:
+            handle.remove()
+        while self._patched:
+            owner, name, original, patch = self._patched.pop()
+            if owner.__dict__.get(name) is patch:
+                if original is None:
+                    delattr(owner, name)  # it was inherited (Tensor.zero_ from TensorBase)
+                else:
+                    setattr(owner, name, original)
