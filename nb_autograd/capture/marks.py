@@ -6,32 +6,36 @@ autograd sequence number at that moment, so a node's id falls in the range of th
 that was running when it was made. Nothing runs per torch op, nothing runs outside the
 instrumented code: the cost is one small Python call per executed statement of the cell.
 
-The two entry points are stored in the compiled code as constants (not names), so the user's
-namespace gains nothing and functions defined in a watched cell still run after unload
-(with no watcher listening, a mark returns at once)."""
+The two entry points are reached as builtins (`__nb_autograd_mark__`, `__nb_autograd_back__`):
+the user's namespace gains nothing, torch.compile can trace through them (it cannot load a
+function stored as a code constant), and functions defined in a watched cell still run after
+unload, so the two names stay in builtins once set (with no watcher listening they return at once)."""
 from __future__ import annotations
 
 import ast
+import builtins
 import sys
-import threading
 import types
-import warnings
 
-_MARK = "\x00nb_autograd.mark\x00"   # placeholders in the AST, replaced in co_consts
-_BACK = "\x00nb_autograd.back\x00"
+import torch
+
+_MARK = "__nb_autograd_mark__"     # builtins' names for _mark and _back
+_BACK = "__nb_autograd_back__"
 _LISTENERS: list = []                # watchers listening, innermost last
 _getframe = sys._getframe
+_is_compiling = torch.compiler.is_compiling
 
 
 def _mark() -> None:
-    """A statement of instrumented code begins (its line is the caller's f_lineno)."""
-    if _LISTENERS:
+    """A statement of instrumented code begins (its line is the caller's f_lineno). Under
+    torch.compile's tracing it does nothing (so it breaks no graph)."""
+    if _LISTENERS and not _is_compiling():
         _LISTENERS[-1].on_statement(_getframe(1), True)
 
 
 def _back(value=None):
     """An instrumented function returns `value`: what runs next belongs to its caller."""
-    if _LISTENERS:
+    if _LISTENERS and not _is_compiling():
         _LISTENERS[-1].on_statement(_getframe(1).f_back, False)
     return value
 
@@ -45,14 +49,9 @@ def unlisten(watcher) -> None:
         _LISTENERS.remove(watcher)
 
 
-def main_thread_only(watcher) -> bool:
-    """Sequence numbers are per thread: marks from another thread would mislabel nodes."""
-    return threading.get_ident() == watcher.thread
-
-
 class _Instrument(ast.NodeTransformer):
     def _call(self, which: str, node: ast.AST) -> ast.stmt:
-        call = ast.Expr(ast.Call(func=ast.Constant(which), args=[], keywords=[]))
+        call = ast.Expr(ast.Call(func=ast.Name(which, ast.Load()), args=[], keywords=[]))
         return ast.copy_location(call, node)
 
     def _marked(self, body: list[ast.stmt], top: bool = False) -> list[ast.stmt]:
@@ -86,7 +85,7 @@ class _Instrument(ast.NodeTransformer):
         for child in ast.walk(node):
             if isinstance(child, ast.Return) and child is not node and _owner(node, child):
                 value = child.value or ast.copy_location(ast.Constant(None), child)
-                child.value = ast.copy_location(ast.Call(func=ast.Constant(_BACK), args=[value], keywords=[]), value)
+                child.value = ast.copy_location(ast.Call(func=ast.Name(_BACK, ast.Load()), args=[value], keywords=[]), value)
         if not isinstance(node.body[-1], ast.Return):
             node.body.append(self._call(_BACK, node.body[-1]))
         return node
@@ -117,25 +116,17 @@ def _is_future(stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__"
 
 
-def _bind(code: types.CodeType) -> types.CodeType:
-    consts = tuple(_mark if c == _MARK and type(c) is str else _back if c == _BACK and type(c) is str
-                   else _bind(c) if isinstance(c, types.CodeType) else c for c in code.co_consts)
-    return code.replace(co_consts=consts)
-
-
 def compile_marked(source: str, filename: str, flags: int = 0) -> types.CodeType:
     """`compile(source, filename, "exec")` with statement marks; same lines, same tracebacks.
     A SyntaxError is the plain compile's."""
     tree = ast.parse(source, filename, "exec")
-    module = _Instrument()
-    tree.body = module._marked(tree.body, top=True)
+    tree.body = _Instrument()._marked(tree.body, top=True)
     ast.fix_missing_locations(tree)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", SyntaxWarning)  # "str is not callable": the placeholders
-        code = compile(tree, filename, "exec", flags=flags, dont_inherit=True)
-    return _bind(code)
+    setattr(builtins, _MARK, _mark)
+    setattr(builtins, _BACK, _back)
+    return compile(tree, filename, "exec", flags=flags, dont_inherit=True)
 
 
 def is_marked(code) -> bool:
     """Whether `code` came from compile_marked (its statements will report)."""
-    return isinstance(code, types.CodeType) and _mark in code.co_consts
+    return isinstance(code, types.CodeType) and _MARK in code.co_names
