@@ -194,3 +194,18 @@ def test_gradwatch_on_names_the_line_inside_a_function_of_an_earlier_cell(tmp_pa
         trace = kernel.run("import nb_autograd as _n; print(_n.last_report().trace)").stdout
     failing = int(re.search(r"created at line 1 of In \[(\d+)\]", trace).group(1))
     assert f"made at In [{failing - 1}], line 3" in trace, trace  # the def cell, run just before
+
+
+def test_a_rerun_cell_is_named_by_the_run_that_freed_the_graph_and_the_run_that_failed(tmp_path):
+    """A re-run cell's runs are one piece of the joined program; the trace still names each
+    backward call by its own run (In [n] freed it, In [n+1] ran into it)."""
+    with Kernel(tmp_path) as kernel:
+        kernel.run("%load_ext nb_autograd")
+        kernel.run(SETUP, cell_id="c0")
+        kernel.run("loss = F.mse_loss(model(x), y)", cell_id="c1")
+        first = kernel.run("opt.zero_grad(); loss.backward(); opt.step()", cell_id="c2")
+        second = kernel.run("opt.zero_grad(); loss.backward(); opt.step()", cell_id="c2")
+        assert first.error is None and second.error is not None
+        trace = kernel.run("import nb_autograd as _n; print(_n.last_report().trace)").stdout
+    runs = {int(n) for n in re.findall(r"line 1 of In \[(\d+)\]", trace)}
+    assert len(runs) == 2 and max(runs) - min(runs) == 1, trace
