@@ -8,6 +8,7 @@ import re
 import sys
 import weakref
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import torch
 
@@ -22,9 +23,9 @@ WALK_LIMIT = 2_000    # nodes read per graph: enough to see earlier iterations' 
 _next_seq = torch._C._autograd._get_sequence_nr
 
 
-@dataclass(frozen=True)
-class TimelineEvent:
-    """One backward / step / zero_grad call, in order; sizes are read before a backward."""
+class TimelineEvent(NamedTuple):
+    """One backward / step / zero_grad call, in order; sizes are read before a backward.
+    (A NamedTuple, not a dataclass: one is made per backward and per step of a watched loop.)"""
 
     kind: str                      # "backward" | "grad" | "step" | "zero_grad"
     line: int | None               # innermost cell line of the call
@@ -90,12 +91,12 @@ def measure(roots, since: int) -> tuple[list, int, int, int, bool]:
     return nodes, old, low, high, truncated
 
 
-STEADY = 2  # after this many same-sized backward calls from a line, walk one call in RESAMPLE
-RESAMPLE = 16  # a long loop still sees a graph that starts growing late within RESAMPLE calls
+STEADY = 2  # after this many same-sized backward calls from a line, walk only calls RESAMPLE * 2^k
+RESAMPLE = 16  # a graph that starts growing late is seen by the time the loop has run twice as long
 
 
 def _due(n: int) -> bool:
-    return n % RESAMPLE == 0
+    return n >= RESAMPLE and n & (n - 1) == 0
 
 
 def _steady(site: list) -> bool:

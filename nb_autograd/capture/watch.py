@@ -67,6 +67,7 @@ def _quiet(func) -> bool:
 
 
 _first = itemgetter(0)
+_get_ident = threading.get_ident
 _SKIP: dict = {}  # func -> makes no graph node (one dict lookup per op instead of two tests)
 _USER: dict = {}  # code object -> whether it is the user's (not torch, the stdlib, this package)
 
@@ -99,7 +100,8 @@ class Watcher:
         # One append per op / statement, so an interrupt cannot misalign anything.
         self._records: list[tuple] = []
         self._places: dict[tuple[str, int], tuple[str, int]] = {}  # one tuple kept per place, not per op
-        self._runs: dict[tuple, list] = {}  # cell-line stack -> [runs, lasti, child frame]
+        self._runs: dict[tuple, list] = {}  # ops: cell-line stack -> [runs, lasti, child frame]
+        self._counts: dict = {}             # marks: cell line (or stack of lines) -> runs
         self._last_key: tuple = ()
         self._mode: _ProvenanceMode | None = None
         self.thread = None
@@ -186,19 +188,30 @@ class Watcher:
     def on_statement(self, frame, starts: bool) -> None:
         """Marks: a statement of instrumented code starts (`starts`), or a call returned into
         `frame`. A statement of the watched unit starts one more run of its stack of lines."""
-        if threading.get_ident() != self.thread:
+        if _get_ident() != self.thread:
             return
         seq = _next_seq()
-        lines, inner, _, _ = self._stack(frame)
-        if not lines:
-            return
-        key = tuple(reversed(lines))
-        run = self._runs.get(key)
-        if run is None:
-            run = self._runs[key] = [0, -1, None]
+        if frame.f_code is self.top_code:  # most statements: the cell's own, no walk
+            key = line = frame.f_lineno
+            inner = None
+        else:
+            lines, inner, _, _ = self._stack(frame)
+            if not lines:
+                return
+            key, line = tuple(lines), lines[0]  # innermost first
+            if inner is not None:
+                inner = self._places.setdefault(inner, inner)
+        counts = self._counts
+        runs = counts.get(key)
+        if runs is None:
+            runs = counts[key] = 0
         elif starts and inner is None:
-            run[0] += 1
-        self._push(seq, lines[0], run[0], None if inner is None else self._places.setdefault(inner, inner))
+            runs = counts[key] = runs + 1
+        records = self._records
+        if records and records[-1][0] == seq:  # the statement before made no node: it gives way
+            records[-1] = (seq, line, runs, inner)
+        else:
+            records.append((seq, line, runs, inner))
 
     def _push(self, seq: int, line, iteration, inner) -> None:
         """A statement's record; one that made no node yet gives way to the next."""
