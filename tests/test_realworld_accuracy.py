@@ -21,9 +21,9 @@ if not hasattr(accuracy, "evaluate"):
     spec.loader.exec_module(accuracy)
 
 FLOORS = {  # counts reached on the tuning part; raise them as the rules improve, never lower them
-    "family_a": {"cause": 34, "line": 19, "fix_runs_clean": 24, "fix_matches_expert": 18},
+    "family_a": {"cause": 35, "line": 21, "fix_runs_clean": 26, "fix_matches_expert": 19},
     "family_b": {"cause": 13, "line": 9, "fix_runs_clean": 8, "fix_matches_expert": 6},
-    "family_c": {"cause": 8, "line": 5, "fix_runs_clean": 8, "fix_matches_expert": 8},
+    "family_c": {"cause": 9, "line": 5, "fix_runs_clean": 8, "fix_matches_expert": 8},
 }
 TARGETS = {"family_a": {"cause": 0.95, "line": 0.9, "fix_runs_clean": 0.9, "fix_matches_expert": 0.85},
            "family_b": {"fix_runs_clean": 0.9, "fix_matches_expert": 0.75},

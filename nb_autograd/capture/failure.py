@@ -45,6 +45,28 @@ def _stale_nodes(failing: set[int], recorder: BackwardRecorder, failing_index: i
     return freed_by
 
 
+def _leaves_apart(recorder: BackwardRecorder, calls: set[int], stale: set[int], budget: int) -> tuple[tuple[int, int], ...]:
+    """For each held graph-freeing call in `calls`: how many leaves (parameters, inputs that
+    require grad) its graph reaches without going through the stale part. None of them: that
+    loss trains nothing but what it shares, so detaching the shared tensor there leaves it
+    nothing to backpropagate."""
+    out = []
+    for index, roots in recorder.held_roots():
+        if index not in calls:
+            continue
+        seen, todo, leaves = set(), list(roots), 0
+        while todo and len(seen) < budget:
+            node = todo.pop()
+            nid = node_id(node)
+            if nid in seen or nid in stale:
+                continue
+            seen.add(nid)
+            leaves += nid < 0 and type(node).__name__ == "AccumulateGrad"
+            todo.extend(touch.children(node))
+        out.append((index, leaves))
+    return tuple(out)
+
+
 def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
     """(path, tensor) pairs inside a value: tensors, sequences, dicts, object attributes."""
     if isinstance(value, torch.Tensor):
@@ -186,5 +208,6 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
     if owned and not any(h.stale or h.reaches_stale for h in holders if "." in h.path):
         holders += _holders([types.SimpleNamespace(f_locals={"self": m}) for m in owned], idents, failing, stale)
     graph = snapshot(roots, stale=stale, freed_by=freed_by, origin=origin, limit=budget, made_at=made_at)
+    apart = _leaves_apart(recorder, set(freed_by.values()), stale, budget) if stale else ()
     return Failure(**base, root_ids=tuple(node_id(r) for r in roots), graph=graph,
-                   freed_by=tuple(sorted(freed_by.items())), holders=holders)
+                   freed_by=tuple(sorted(freed_by.items())), holders=holders, leaves_apart=apart)

@@ -130,6 +130,7 @@ class Failure:
     stack: tuple[Frame, ...] = ()  # the user frames as they ran, outermost first
     unit: int = 0                  # the run (Source.unit) that raised
     ddp_parameters: tuple[str, ...] = ()  # a DistributedDataParallel module's trainable parameters, in its order
+    leaves_apart: tuple[tuple[int, int], ...] = ()  # (freeing call, leaves its graph reaches without the stale part)
 
     @property
     def line(self) -> int | None:

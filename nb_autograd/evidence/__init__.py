@@ -133,6 +133,13 @@ class Evidence:
         return tuple(c for c in self.capture.backwards if c.index < self.failing_call.index)
 
     @cached_property
+    def freeing_trains_only_shared(self) -> bool:
+        """A call that freed part of the failing graph reached no leaf of its own outside that
+        part (a runtime fact): its loss trains nothing but what the two losses share."""
+        apart = dict(self.failure.leaves_apart) if self.failure else {}
+        return any(apart.get(c.index) == 0 for c in self.freeing_calls)
+
+    @cached_property
     def freeing_calls(self) -> tuple[BackwardCall, ...]:
         """Earlier calls that freed part of the failing graph, oldest first."""
         indexes = sorted({i for _, i in self.failure.freed_by}) if self.failure else []

@@ -110,15 +110,32 @@ def match(ev: Evidence) -> Hit | None:
     facts = [("line", str(site.line)), ("first_line", str(first_line)), ("name", site.receiver)]
     if shared:
         facts += [("shared", shared[0]), ("shared_line", str(shared[1]))]
+    related = (("first_backward", first_line),) + ((("shared", shared[1]),) if shared else ())
+    if shared and ev.freeing_trains_only_shared and _step_between(ev, first_line, site.line):
+        # detaching it in the first loss would leave that loss nothing, and a step in between
+        # means the second loss wants the updated parameters (SAM, a generator step): recompute
+        second = _second_loss_lines(ev, shared, site.line)
+        root = max((a.line for a in ev.code.assigns if a.line in second and shared[0] in a.reads), default=site.line)
+        return Hit(CAUSE, root, score, facts=tuple(facts), related=related, variant="recompute_shared")
     detach = _detach_where(ev, first_line, site.line, shared)
     # named where the fix goes: the first loss taking in the shared tensor when it is to be
     # detached there (the GAN's discriminator loss), else the first backward (the one that
     # frees what the second needs: it becomes the one backward of the sum)
     root = max((a.line for a in ev.code.assigns if a.line in detach[1] and detach[0] in a.reads),
                default=site.line) if detach else first_line or site.line
-    return Hit(CAUSE, root, score, facts=tuple(facts),
-               related=(("first_backward", first_line),) + ((("shared", shared[1]),) if shared else ()),
+    return Hit(CAUSE, root, score, facts=tuple(facts), related=related,
                variant="detach_shared" if shared else "sum_losses")
+
+
+def _step_between(ev: Evidence, first: int, line: int) -> bool:
+    """An optimizer step (`opt.step()`, SAM's `first_step()`) between the two backward calls."""
+    return any(first < c.line < line and c.receiver and c.func.rsplit(".", 1)[-1] in ("step", "first_step")
+               for c in ev.code.calls)
+
+
+def _second_loss_lines(ev: Evidence, shared: tuple[str, int], line: int) -> set[int]:
+    """The second backward's line and the lines after `shared` was made that compute its loss."""
+    return _closure(ev, set(ev.backward_site.names), shared[1], line) | {line}
 
 
 def _detach_where(ev: Evidence, first: int, line: int, shared: tuple[str, int] | None) -> tuple[str, set[int]] | None:
@@ -183,7 +200,8 @@ def _shared_through_calls(ev: Evidence, first: int, line: int) -> tuple[str, set
 
 def plans(hit: Hit, ev: Evidence) -> list:
     """GAN: detach the shared tensor only in the first loss (inside the first loss's function
-    when a caller hands the same tensor to both). Otherwise one backward on the sum (same gradients),
+    when a caller hands the same tensor to both); when the first loss reaches the parameters only
+    through it (SAM's second pass, a reused discriminator output), compute it again for the second. Otherwise one backward on the sum (same gradients),
     also for a loop that calls backward on each loss of a collection, or on each iteration's own loss
     before one optimizer step (collected, one backward after the loop). retain_graph last: both passes
     are meant here, but it costs memory."""
@@ -193,8 +211,11 @@ def plans(hit: Hit, ev: Evidence) -> list:
     plans = [plan("sum_loop_backward", line=line)]
     if hit.variant == "sum_in_loop":  # one update's losses, one per iteration: sum them, one backward
         plans.append(plan("collect_loop_losses", title="sum_loop_backward", line=line, loop_line=int(hit.fact("loop_line"))))
-    shared = (hit.fact("shared"), int(hit.fact("shared_line"))) if hit.variant == "detach_shared" else None
-    detach = _detach_where(ev, first, line, shared)
+    shared = (hit.fact("shared"), int(hit.fact("shared_line"))) if hit.variant in ("detach_shared", "recompute_shared") else None
+    if hit.variant == "recompute_shared":
+        lines = tuple(sorted(_second_loss_lines(ev, shared, line)))
+        plans.append(plan("recompute_shared", name=shared[0], made_line=shared[1], lines=lines, facts={"name": shared[0]}))
+    detach = _detach_where(ev, first, line, shared) if hit.variant != "recompute_shared" else None
     if detach:
         plans.append(plan("detach_shared", name=detach[0], lines=tuple(sorted(detach[1])), facts={"name": detach[0]}))
     plans += [plan("sum_losses", first_line=first, line=line), plan("add_retain_graph", line=first)]

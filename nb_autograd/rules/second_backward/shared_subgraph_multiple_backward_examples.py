@@ -143,8 +143,40 @@ for step in range(2):
     total_loss.backward()
     opt.step()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x, y = torch.randn(16, 4), torch.randn(16, 1)
+for step in range(3):
+    out = model(x)
+    loss = torch.nn.functional.mse_loss(out, y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    second = torch.nn.functional.mse_loss(out, y)
+    opt.zero_grad()
+    second.backward()
+    opt.step()
+""", line=12, fixed="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x, y = torch.randn(16, 4), torch.randn(16, 1)
+for step in range(3):
+    out = model(x)
+    loss = torch.nn.functional.mse_loss(out, y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    second = torch.nn.functional.mse_loss(model(x), y)
+    opt.zero_grad()
+    second.backward()
+    opt.step()
+"""),  # a second pass after a step (SAM): the first loss trains only through `out`, so recompute it
 )
-
 GOOD = (
     Example(code="""\
 import torch

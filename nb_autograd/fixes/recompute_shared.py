@@ -1,0 +1,29 @@
+"""Give the second loss a fresh copy of the shared tensor: its reads of `name` on the given
+lines become the expression that made it (`criterion(output, y)` -> `criterion(model(x), y)`).
+For a second pass that must run the forward again (SAM's second step), and for a first loss
+whose only path to the parameters goes through the shared tensor, where detaching it there
+would leave that loss nothing to train."""
+from __future__ import annotations
+
+import libcst as cst
+
+from .cst import calls_in, load, only_small, reads_of, swap
+
+
+def recompute_shared(source: str, *, name: str, made_line: int, lines) -> str | None:
+    tree = load(source)
+    made = only_small(tree and tree.statement(made_line, cst.SimpleStatementLine), cst.Assign)
+    if made is None or len(made.targets) != 1 or not isinstance(made.targets[0].target, cst.Name) \
+            or made.targets[0].target.value != name or not calls_in(made.value):
+        return None
+    mapping = {}
+    for line in lines:
+        small = only_small(tree.statement(line, cst.SimpleStatementLine), (cst.Assign, cst.AnnAssign, cst.Expr))
+        if small is None or small.value is None or line <= made_line:
+            continue
+        for node in reads_of(small.value, {name}):
+            mapping[node] = made.value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]) \
+                if not isinstance(made.value, (cst.Call, cst.Name, cst.Attribute, cst.Subscript)) else made.value
+    if not mapping:
+        return None
+    return swap(tree.module, mapping).code
