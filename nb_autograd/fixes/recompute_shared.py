@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import calls_in, load, only_small, reads_of, swap
+from .cst import calls_in, detached, load, only_small, reads_of, swap
 
 
-def recompute_shared(source: str, *, name: str, made_line: int, lines) -> str | None:
+def recompute_shared(source: str, *, name: str, made_line: int, lines, detach=()) -> str | None:
+    """`detach`: inputs of the making expression whose own graph the first backward also freed
+    (a GAN's `fake`): the first use gets them detached, so that backward keeps their graph for
+    the second loss's fresh copy (`out = D(fake.detach())` ... `criterion(D(fake), y)`)."""
     tree = load(source)
     made = only_small(tree and tree.statement(made_line, cst.SimpleStatementLine), cst.Assign)
     if made is None or len(made.targets) != 1 or not isinstance(made.targets[0].target, cst.Name) \
@@ -26,4 +29,6 @@ def recompute_shared(source: str, *, name: str, made_line: int, lines) -> str | 
                 if not isinstance(made.value, (cst.Call, cst.Name, cst.Attribute, cst.Subscript)) else made.value
     if not mapping:
         return None
+    for node in reads_of(made.value, set(detach)):
+        mapping[node] = detached(node)
     return swap(tree.module, mapping).code

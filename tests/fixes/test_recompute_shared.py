@@ -18,3 +18,9 @@ def test_nothing_to_recompute_is_no_fix():
     assert recompute_shared(SAM, name="output", made_line=2, lines=(5,)) is None       # line 2 does not make `output`
     assert recompute_shared("out = h\nl = out.sum()\n", name="out", made_line=1, lines=(2,)) is None  # no call to run again
     assert recompute_shared(SAM, name="output", made_line=1, lines=(1,)) is None       # only lines after it are changed
+
+
+def test_inputs_freed_too_are_detached_where_it_was_made():
+    src = "out = D(fake)\nd = bce(out, zeros)\nd.backward()\nopt.step()\ng = bce(out, ones)\n"
+    assert recompute_shared(src, name="out", made_line=1, lines=(5,), detach=("fake",)) == \
+        "out = D(fake.detach())\nd = bce(out, zeros)\nd.backward()\nopt.step()\ng = bce(D(fake), ones)\n"

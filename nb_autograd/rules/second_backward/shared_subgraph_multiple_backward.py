@@ -114,8 +114,11 @@ def match(ev: Evidence) -> Hit | None:
     if shared and ev.freeing_trains_only_shared and _step_between(ev, first_line, site.line):
         # detaching it in the first loss would leave that loss nothing, and a step in between
         # means the second loss wants the updated parameters (SAM, a generator step): recompute
+        # named where the fix starts: the line that made it when its inputs are to be detached
+        # there too (a reused discriminator output), else the second loss that recomputes it
         second = _second_loss_lines(ev, shared, site.line)
-        root = max((a.line for a in ev.code.assigns if a.line in second and shared[0] in a.reads), default=site.line)
+        root = shared[1] if _stale_inputs(ev, shared) else \
+            max((a.line for a in ev.code.assigns if a.line in second and shared[0] in a.reads), default=site.line)
         return Hit(CAUSE, root, score, facts=tuple(facts), related=related, variant="recompute_shared")
     detach = _detach_where(ev, first_line, site.line, shared)
     # named where the fix goes: the first loss taking in the shared tensor when it is to be
@@ -131,6 +134,12 @@ def _step_between(ev: Evidence, first: int, line: int) -> bool:
     """An optimizer step (`opt.step()`, SAM's `first_step()`) between the two backward calls."""
     return any(first < c.line < line and c.receiver and c.func.rsplit(".", 1)[-1] in ("step", "first_step")
                for c in ev.code.calls)
+
+
+def _stale_inputs(ev: Evidence, shared: tuple[str, int]) -> tuple[str, ...]:
+    """Names the shared tensor was made from whose own graph an earlier backward also freed."""
+    made = next((a for a in ev.code.assigns if a.line == shared[1] and shared[0] in a.targets), None)
+    return tuple(sorted(n for n in (made.reads if made else ()) if ev.stale_holder(n)))
 
 
 def _second_loss_lines(ev: Evidence, shared: tuple[str, int], line: int) -> set[int]:
@@ -214,7 +223,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
     shared = (hit.fact("shared"), int(hit.fact("shared_line"))) if hit.variant in ("detach_shared", "recompute_shared") else None
     if hit.variant == "recompute_shared":
         lines = tuple(sorted(_second_loss_lines(ev, shared, line)))
-        plans.append(plan("recompute_shared", name=shared[0], made_line=shared[1], lines=lines, facts={"name": shared[0]}))
+        plans.append(plan("recompute_shared", name=shared[0], made_line=shared[1], lines=lines,
+                          detach=_stale_inputs(ev, shared), facts={"name": shared[0]}))
     detach = _detach_where(ev, first, line, shared) if hit.variant != "recompute_shared" else None
     if detach:
         plans.append(plan("detach_shared", name=detach[0], lines=tuple(sorted(detach[1])), facts={"name": detach[0]}))

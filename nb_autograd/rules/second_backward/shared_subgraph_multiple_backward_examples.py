@@ -176,6 +176,41 @@ for step in range(3):
     second.backward()
     opt.step()
 """),  # a second pass after a step (SAM): the first loss trains only through `out`, so recompute it
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+G, D = torch.nn.Linear(2, 2), torch.nn.Linear(2, 1)
+opt_g, opt_d = torch.optim.SGD(G.parameters(), lr=0.01), torch.optim.SGD(D.parameters(), lr=0.01)
+bce = torch.nn.BCEWithLogitsLoss()
+for step in range(3):
+    fake = G(torch.randn(4, 2))
+    out = D(fake)
+    d_loss = bce(out, torch.zeros(4, 1))
+    opt_d.zero_grad()
+    d_loss.backward()
+    opt_d.step()
+    g_loss = bce(out, torch.ones(4, 1))
+    opt_g.zero_grad()
+    g_loss.backward()
+    opt_g.step()
+""", line=8, fixed="""\
+import torch
+torch.manual_seed(0)
+G, D = torch.nn.Linear(2, 2), torch.nn.Linear(2, 1)
+opt_g, opt_d = torch.optim.SGD(G.parameters(), lr=0.01), torch.optim.SGD(D.parameters(), lr=0.01)
+bce = torch.nn.BCEWithLogitsLoss()
+for step in range(3):
+    fake = G(torch.randn(4, 2))
+    out = D(fake.detach())
+    d_loss = bce(out, torch.zeros(4, 1))
+    opt_d.zero_grad()
+    d_loss.backward()
+    opt_d.step()
+    g_loss = bce(D(fake), torch.ones(4, 1))
+    opt_g.zero_grad()
+    g_loss.backward()
+    opt_g.step()
+"""),  # the discriminator's output reused for the generator step: detach `fake` for D, run D again for G
 )
 GOOD = (
     Example(code="""\
