@@ -10,23 +10,28 @@ import libcst as cst
 from .cst import calls_in, detached, load, only_small, reads_of, swap
 
 
-def recompute_shared(source: str, *, name: str, made_line: int, lines, detach=()) -> str | None:
+def recompute_shared(source: str, *, name: str, made_line: int, lines, detach=(), detach_copy=()) -> str | None:
     """`detach`: inputs of the making expression whose own graph the first backward also freed
     (a GAN's `fake`): the first use gets them detached, so that backward keeps their graph for
-    the second loss's fresh copy (`out = D(fake.detach())` ... `criterion(D(fake), y)`)."""
+    the second loss's fresh copy (`out = D(fake.detach())` ... `criterion(D(fake), y)`).
+    `detach_copy`: such inputs that the first loss is meant to train through (the generator
+    step came first): the fresh copy takes them detached instead (`criterion(D(fake.detach()), y)`)."""
     tree = load(source)
     made = only_small(tree and tree.statement(made_line, cst.SimpleStatementLine), cst.Assign)
     if made is None or len(made.targets) != 1 or not isinstance(made.targets[0].target, cst.Name) \
             or made.targets[0].target.value != name or not calls_in(made.value):
         return None
+    value = made.value
+    value = swap(value, {node: detached(node) for node in reads_of(value, set(detach_copy))})
+    if not isinstance(value, (cst.Call, cst.Name, cst.Attribute, cst.Subscript)):
+        value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     mapping = {}
     for line in lines:
         small = only_small(tree.statement(line, cst.SimpleStatementLine), (cst.Assign, cst.AnnAssign, cst.Expr))
         if small is None or small.value is None or line <= made_line:
             continue
         for node in reads_of(small.value, {name}):
-            mapping[node] = made.value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]) \
-                if not isinstance(made.value, (cst.Call, cst.Name, cst.Attribute, cst.Subscript)) else made.value
+            mapping[node] = value
     if not mapping:
         return None
     for node in reads_of(made.value, set(detach)):

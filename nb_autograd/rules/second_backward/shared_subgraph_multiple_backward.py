@@ -31,7 +31,10 @@ def shared_tensor(ev: Evidence, first_line: int) -> tuple[str, int] | None:
     # a name assigned again before the second loss (`kl_loss = ...` in the next cell) holds a new
     # value there: it is not what the first loss used
     again = {n for a in ev.code.assigns if first_line < a.line <= site.line for n in a.targets}
-    used_second = _depends_on(ev, set(site.names), site.line, first_line) - again
+    late = _depends_on(ev, set(site.names), site.line, first_line)
+    # a second loss computed before the first backward (`loss_g = ...; loss_d = ...`, then both
+    # backward calls) read its inputs there
+    used_second = (late | _depends_on(ev, late - again, first_line, start)) - again
     made_without_grad = {line for line, _, given in read_errors(ev.capture.source).leaves if not given}
     for a in sorted(ev.code.assigns, key=lambda a: -a.line):
         if start <= a.line < first_line and a.call and not a.detached and not _in_init(ev, a.line) \
@@ -117,7 +120,7 @@ def match(ev: Evidence) -> Hit | None:
         # named where the fix starts: the line that made it when its inputs are to be detached
         # there too (a reused discriminator output), else the second loss that recomputes it
         second = _second_loss_lines(ev, shared, site.line)
-        root = shared[1] if _stale_inputs(ev, shared) else \
+        root = shared[1] if any(not _trained_between(ev, n, first_line, site.line) for n in _stale_inputs(ev, shared)) else \
             max((a.line for a in ev.code.assigns if a.line in second and shared[0] in a.reads), default=site.line)
         return Hit(CAUSE, root, score, facts=tuple(facts), related=related, variant="recompute_shared")
     detach = _detach_where(ev, first_line, site.line, shared)
@@ -140,6 +143,20 @@ def _stale_inputs(ev: Evidence, shared: tuple[str, int]) -> tuple[str, ...]:
     """Names the shared tensor was made from whose own graph an earlier backward also freed."""
     made = next((a for a in ev.code.assigns if a.line == shared[1] and shared[0] in a.targets), None)
     return tuple(sorted(n for n in (made.reads if made else ()) if ev.stale_holder(n)))
+
+
+def _trained_between(ev: Evidence, name: str, first: int, line: int) -> bool:
+    """Whether an optimizer stepped between the two backward calls trains what made `name`
+    (`optim_g = Adam(gen.parameters())` ... `fake = gen(z)` ... `optim_g.step()`): then the first
+    loss rightly went through `name`, and the second loss's fresh copy takes it detached."""
+    makers = {a.call for a in ev.code.assigns_to(name) if a.call}
+    for step in (c for c in ev.code.calls if first < c.line < line and c.receiver
+                 and c.func.rsplit(".", 1)[-1] in ("step", "first_step")):
+        owners = {r.split(".")[0] for a in ev.code.assigns_to(step.receiver) if a.targets == (step.receiver,)
+                  for r in a.reads}  # `opt_g, opt_d = ...` says not which reads are whose
+        if {m.split(".")[0] for m in makers} & owners:
+            return True
+    return False
 
 
 def _second_loss_lines(ev: Evidence, shared: tuple[str, int], line: int) -> set[int]:
@@ -223,8 +240,11 @@ def plans(hit: Hit, ev: Evidence) -> list:
     shared = (hit.fact("shared"), int(hit.fact("shared_line"))) if hit.variant in ("detach_shared", "recompute_shared") else None
     if hit.variant == "recompute_shared":
         lines = tuple(sorted(_second_loss_lines(ev, shared, line)))
+        stale = _stale_inputs(ev, shared)
+        trained = {n for n in stale if _trained_between(ev, n, first, line)}
         plans.append(plan("recompute_shared", name=shared[0], made_line=shared[1], lines=lines,
-                          detach=_stale_inputs(ev, shared), facts={"name": shared[0]}))
+                          detach=tuple(n for n in stale if n not in trained), detach_copy=tuple(sorted(trained)),
+                          facts={"name": shared[0]}))
     detach = _detach_where(ev, first, line, shared) if hit.variant != "recompute_shared" else None
     if detach:
         plans.append(plan("detach_shared", name=detach[0], lines=tuple(sorted(detach[1])), facts={"name": detach[0]}))
