@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import calls_in, detached, load, only_small, reads_of, swap
+from .cst import calls_in, detached, dotted, load, only_small, reads_of, swap
 
 
 def recompute_shared(source: str, *, name: str, made_line: int, lines, detach=(), detach_copy=()) -> str | None:
@@ -18,8 +18,7 @@ def recompute_shared(source: str, *, name: str, made_line: int, lines, detach=()
     step came first): the fresh copy takes them detached instead (`criterion(D(fake.detach()), y)`)."""
     tree = load(source)
     made = only_small(tree and tree.statement(made_line, cst.SimpleStatementLine), cst.Assign)
-    if made is None or len(made.targets) != 1 or not isinstance(made.targets[0].target, cst.Name) \
-            or made.targets[0].target.value != name or not calls_in(made.value):
+    if made is None or len(made.targets) != 1 or dotted(made.targets[0].target) != name or not calls_in(made.value):
         return None
     value = made.value
     value = swap(value, {node: detached(node) for node in reads_of(value, set(detach_copy))})

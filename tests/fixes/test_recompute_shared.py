@@ -24,3 +24,9 @@ def test_inputs_freed_too_are_detached_where_it_was_made():
     src = "out = D(fake)\nd = bce(out, zeros)\nd.backward()\nopt.step()\ng = bce(out, ones)\n"
     assert recompute_shared(src, name="out", made_line=1, lines=(5,), detach=("fake",)) == \
         "out = D(fake.detach())\nd = bce(out, zeros)\nd.backward()\nopt.step()\ng = bce(D(fake), ones)\n"
+
+
+def test_an_attribute_made_in_one_method_is_recomputed_in_another():
+    src = ("class M:\n    def d(self):\n        self.pred_real = self.netD(self.real_B)\n        self.loss_D = f(self.pred_real)\n"
+           "    def g(self):\n        self.loss_G = f(self.pred_real - 1)\n")
+    assert "self.loss_G = f(self.netD(self.real_B) - 1)" in recompute_shared(src, name="self.pred_real", made_line=3, lines=(6,))

@@ -114,9 +114,11 @@ def match(ev: Evidence) -> Hit | None:
     if shared:
         facts += [("shared", shared[0]), ("shared_line", str(shared[1]))]
     related = (("first_backward", first_line),) + ((("shared", shared[1]),) if shared else ())
-    if shared and ev.freeing_trains_only_shared and _step_between(ev, first_line, site.line):
-        # detaching it in the first loss would leave that loss nothing, and a step in between
-        # means the second loss wants the updated parameters (SAM, a generator step): recompute
+    if shared and _step_between(ev, first_line, site.line) and \
+            (ev.freeing_trains_only_shared or _trained_between(ev, shared[0], first_line, site.line)):
+        # detaching it in the first loss would leave that loss nothing (or untrain what the step
+        # in between trains), and that step means the second loss wants the updated parameters
+        # (SAM, a generator step, a relativistic GAN's real score): recompute
         # named where the fix starts: the line that made it when its inputs are to be detached
         # there too (a reused discriminator output), else the second loss that recomputes it
         second = _second_loss_lines(ev, shared, site.line)
@@ -133,10 +135,20 @@ def match(ev: Evidence) -> Hit | None:
                variant="detach_shared" if shared else "sum_losses")
 
 
+def _steps_between(ev: Evidence, first: int, line: int) -> list:
+    """Optimizer steps (`opt.step()`, SAM's `first_step()`) between the two backward calls; when
+    they sit in two functions (backward_D, backward_G), between the caller's calls of them."""
+    f1, f2 = ev.code.function_at(first), ev.code.function_at(line)
+    if f1 is not None and f2 is not None and f1 != f2:
+        called = lambda f: [c.line for c in ev.code.calls if c.func == f.name or c.func.endswith("." + f.name)]  # noqa: E731
+        pairs = [(a, b) for a in called(f1) for b in called(f2) if a < b and ev.code.function_at(a) == ev.code.function_at(b)]
+        first, line = pairs[0] if pairs else (first, line)
+    return [c for c in ev.code.calls if first < c.line < line and c.receiver
+            and c.func.rsplit(".", 1)[-1] in ("step", "first_step")]
+
+
 def _step_between(ev: Evidence, first: int, line: int) -> bool:
-    """An optimizer step (`opt.step()`, SAM's `first_step()`) between the two backward calls."""
-    return any(first < c.line < line and c.receiver and c.func.rsplit(".", 1)[-1] in ("step", "first_step")
-               for c in ev.code.calls)
+    return bool(_steps_between(ev, first, line))
 
 
 def _stale_inputs(ev: Evidence, shared: tuple[str, int]) -> tuple[str, ...]:
@@ -150,11 +162,10 @@ def _trained_between(ev: Evidence, name: str, first: int, line: int) -> bool:
     (`optim_g = Adam(gen.parameters())` ... `fake = gen(z)` ... `optim_g.step()`): then the first
     loss rightly went through `name`, and the second loss's fresh copy takes it detached."""
     makers = {a.call for a in ev.code.assigns_to(name) if a.call}
-    for step in (c for c in ev.code.calls if first < c.line < line and c.receiver
-                 and c.func.rsplit(".", 1)[-1] in ("step", "first_step")):
-        owners = {r.split(".")[0] for a in ev.code.assigns_to(step.receiver) if a.targets == (step.receiver,)
+    for step in _steps_between(ev, first, line):
+        owners = {r for a in ev.code.assigns_to(step.receiver) if a.targets == (step.receiver,)
                   for r in a.reads}  # `opt_g, opt_d = ...` says not which reads are whose
-        if {m.split(".")[0] for m in makers} & owners:
+        if any(r == m or r.startswith(m + ".") for m in makers for r in owners):
             return True
     return False
 
