@@ -170,6 +170,29 @@ def _trained_between(ev: Evidence, name: str, first: int, line: int) -> bool:
     return False
 
 
+def _is_step(c) -> bool:
+    return bool(c.receiver) and c.func.rsplit(".", 1)[-1] in ("step", "first_step", "second_step")
+
+
+def _trained_after(ev: Evidence, shared: tuple[str, int], line: int) -> bool:
+    """Whether the optimizer stepped after the second backward trains something the shared
+    tensor was made from (`out = D(G(z))` for a generator step): the second loss then needs
+    gradients through it. The step is looked for after `line`, else after the call of its function."""
+    f = ev.code.function_at(line)
+    ends = f.end_line if f else max((c.line for c in ev.code.calls), default=line)
+    steps = [c for c in ev.code.calls if line < c.line <= ends and _is_step(c)]
+    if not steps and f is not None:
+        sites = [c.line for c in ev.code.calls if c.func == f.name or c.func.endswith("." + f.name)]
+        steps = [c for site in sites for c in ev.code.calls if c.line > site and _is_step(c)
+                 and ev.code.function_at(c.line) == ev.code.function_at(site)][:1]
+    if not steps:
+        return False
+    owners = {r for c in steps[:1] for a in ev.code.assigns_to(c.receiver) if a.targets == (c.receiver,) for r in a.reads}
+    made = {m for m in _depends_on(ev, {shared[0]}, shared[1], 0) - {shared[0]}
+            if ev.code.assigns_to(m) or ev.code.assigns_to(m.split(".")[0])}  # the user's (netG, self.netD), not torch
+    return any(o == m or o.startswith(m + ".") for m in made for o in owners)
+
+
 def _second_loss_lines(ev: Evidence, shared: tuple[str, int], line: int) -> set[int]:
     """The second backward's line and the lines after `shared` was made that compute its loss."""
     return _closure(ev, set(ev.backward_site.names), shared[1], line) | {line}
@@ -253,6 +276,10 @@ def plans(hit: Hit, ev: Evidence) -> list:
         lines = tuple(sorted(_second_loss_lines(ev, shared, line)))
         stale = _stale_inputs(ev, shared)
         trained = {n for n in stale if _trained_between(ev, n, first, line)}
+        if _trained_between(ev, shared[0], first, line) and not _trained_after(ev, shared, line):
+            # the first loss trains its maker, and the second loss's step trains nothing it was made from
+            plans.append(plan("detach_shared", title="detach_shared_second", name=shared[0], lines=lines,
+                              facts={"name": shared[0]}))
         plans.append(plan("recompute_shared", name=shared[0], made_line=shared[1], lines=lines,
                           detach=tuple(n for n in stale if n not in trained), detach_copy=tuple(sorted(trained)),
                           facts={"name": shared[0]}))

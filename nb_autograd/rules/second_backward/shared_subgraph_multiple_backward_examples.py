@@ -211,6 +211,41 @@ for step in range(3):
     g_loss.backward()
     opt_g.step()
 """),  # the discriminator's output reused for the generator step: detach `fake` for D, run D again for G
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+G, D = torch.nn.Linear(2, 2), torch.nn.Linear(2, 1)
+opt_g = torch.optim.SGD(G.parameters(), lr=0.01)
+opt_d = torch.optim.SGD(D.parameters(), lr=0.01)
+bce = torch.nn.BCEWithLogitsLoss()
+for step in range(3):
+    fake = G(torch.randn(4, 2))
+    g_loss = bce(D(fake), torch.ones(4, 1))
+    opt_g.zero_grad()
+    g_loss.backward()
+    opt_g.step()
+    d_loss = bce(D(torch.randn(4, 2)), torch.ones(4, 1)) + bce(D(fake), torch.zeros(4, 1))
+    opt_d.zero_grad()
+    d_loss.backward()
+    opt_d.step()
+""", line=13, fixed="""\
+import torch
+torch.manual_seed(0)
+G, D = torch.nn.Linear(2, 2), torch.nn.Linear(2, 1)
+opt_g = torch.optim.SGD(G.parameters(), lr=0.01)
+opt_d = torch.optim.SGD(D.parameters(), lr=0.01)
+bce = torch.nn.BCEWithLogitsLoss()
+for step in range(3):
+    fake = G(torch.randn(4, 2))
+    g_loss = bce(D(fake), torch.ones(4, 1))
+    opt_g.zero_grad()
+    g_loss.backward()
+    opt_g.step()
+    d_loss = bce(D(torch.randn(4, 2)), torch.ones(4, 1)) + bce(D(fake.detach()), torch.zeros(4, 1))
+    opt_d.zero_grad()
+    d_loss.backward()
+    opt_d.step()
+"""),  # the generator step first, then the discriminator's loss on the same `fake`: detach it there
 )
 GOOD = (
     Example(code="""\
