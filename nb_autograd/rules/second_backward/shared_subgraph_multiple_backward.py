@@ -4,20 +4,11 @@ from __future__ import annotations
 from ...evidence import Evidence
 from ...evidence.errors import FACTORIES, read_errors
 from ..base import Hit
+from ._optimizer_steps import depends_on as _depends_on, step_between, trained_after, trained_between
 from .shared_subgraph_multiple_backward_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "shared_subgraph_multiple_backward"
 SYMPTOM = "second_backward"
-
-
-
-def _depends_on(ev: Evidence, names: set[str], before: int, after: int) -> set[str]:
-    """Close `names` over assignments made in (after, before]: what they were computed from."""
-    names = set(names)
-    for a in sorted(ev.code.assigns, key=lambda a: -a.line):
-        if after < a.line <= before and set(a.targets) & names:
-            names |= a.reads
-    return names
 
 
 def shared_tensor(ev: Evidence, first_line: int) -> tuple[str, int] | None:
@@ -114,15 +105,15 @@ def match(ev: Evidence) -> Hit | None:
     if shared:
         facts += [("shared", shared[0]), ("shared_line", str(shared[1]))]
     related = (("first_backward", first_line),) + ((("shared", shared[1]),) if shared else ())
-    if shared and _step_between(ev, first_line, site.line) and \
-            (ev.freeing_trains_only_shared or _trained_between(ev, shared[0], first_line, site.line)):
+    if shared and step_between(ev, first_line, site.line) and \
+            (ev.freeing_trains_only_shared or trained_between(ev, shared[0], first_line, site.line)):
         # detaching it in the first loss would leave that loss nothing (or untrain what the step
         # in between trains), and that step means the second loss wants the updated parameters
         # (SAM, a generator step, a relativistic GAN's real score): recompute
         # named where the fix starts: the line that made it when its inputs are to be detached
         # there too (a reused discriminator output), else the second loss that recomputes it
         second = _second_loss_lines(ev, shared, site.line)
-        root = shared[1] if any(not _trained_between(ev, n, first_line, site.line) for n in _stale_inputs(ev, shared)) else \
+        root = shared[1] if any(not trained_between(ev, n, first_line, site.line) for n in _stale_inputs(ev, shared)) else \
             max((a.line for a in ev.code.assigns if a.line in second and shared[0] in a.reads), default=site.line)
         return Hit(CAUSE, root, score, facts=tuple(facts), related=related, variant="recompute_shared")
     detach = _detach_where(ev, first_line, site.line, shared)
@@ -135,62 +126,10 @@ def match(ev: Evidence) -> Hit | None:
                variant="detach_shared" if shared else "sum_losses")
 
 
-def _steps_between(ev: Evidence, first: int, line: int) -> list:
-    """Optimizer steps (`opt.step()`, SAM's `first_step()`) between the two backward calls; when
-    they sit in two functions (backward_D, backward_G), between the caller's calls of them."""
-    f1, f2 = ev.code.function_at(first), ev.code.function_at(line)
-    if f1 is not None and f2 is not None and f1 != f2:
-        called = lambda f: [c.line for c in ev.code.calls if c.func == f.name or c.func.endswith("." + f.name)]  # noqa: E731
-        pairs = [(a, b) for a in called(f1) for b in called(f2) if a < b and ev.code.function_at(a) == ev.code.function_at(b)]
-        first, line = pairs[0] if pairs else (first, line)
-    return [c for c in ev.code.calls if first < c.line < line and c.receiver
-            and c.func.rsplit(".", 1)[-1] in ("step", "first_step")]
-
-
-def _step_between(ev: Evidence, first: int, line: int) -> bool:
-    return bool(_steps_between(ev, first, line))
-
-
 def _stale_inputs(ev: Evidence, shared: tuple[str, int]) -> tuple[str, ...]:
     """Names the shared tensor was made from whose own graph an earlier backward also freed."""
     made = next((a for a in ev.code.assigns if a.line == shared[1] and shared[0] in a.targets), None)
     return tuple(sorted(n for n in (made.reads if made else ()) if ev.stale_holder(n)))
-
-
-def _trained_between(ev: Evidence, name: str, first: int, line: int) -> bool:
-    """Whether an optimizer stepped between the two backward calls trains what made `name`
-    (`optim_g = Adam(gen.parameters())` ... `fake = gen(z)` ... `optim_g.step()`): then the first
-    loss rightly went through `name`, and the second loss's fresh copy takes it detached."""
-    makers = {a.call for a in ev.code.assigns_to(name) if a.call}
-    for step in _steps_between(ev, first, line):
-        owners = {r for a in ev.code.assigns_to(step.receiver) if a.targets == (step.receiver,)
-                  for r in a.reads}  # `opt_g, opt_d = ...` says not which reads are whose
-        if any(r == m or r.startswith(m + ".") for m in makers for r in owners):
-            return True
-    return False
-
-
-def _is_step(c) -> bool:
-    return bool(c.receiver) and c.func.rsplit(".", 1)[-1] in ("step", "first_step", "second_step")
-
-
-def _trained_after(ev: Evidence, shared: tuple[str, int], line: int) -> bool:
-    """Whether the optimizer stepped after the second backward trains something the shared
-    tensor was made from (`out = D(G(z))` for a generator step): the second loss then needs
-    gradients through it. The step is looked for after `line`, else after the call of its function."""
-    f = ev.code.function_at(line)
-    ends = f.end_line if f else max((c.line for c in ev.code.calls), default=line)
-    steps = [c for c in ev.code.calls if line < c.line <= ends and _is_step(c)]
-    if not steps and f is not None:
-        sites = [c.line for c in ev.code.calls if c.func == f.name or c.func.endswith("." + f.name)]
-        steps = [c for site in sites for c in ev.code.calls if c.line > site and _is_step(c)
-                 and ev.code.function_at(c.line) == ev.code.function_at(site)][:1]
-    if not steps:
-        return False
-    owners = {r for c in steps[:1] for a in ev.code.assigns_to(c.receiver) if a.targets == (c.receiver,) for r in a.reads}
-    made = {m for m in _depends_on(ev, {shared[0]}, shared[1], 0) - {shared[0]}
-            if ev.code.assigns_to(m) or ev.code.assigns_to(m.split(".")[0])}  # the user's (netG, self.netD), not torch
-    return any(o == m or o.startswith(m + ".") for m in made for o in owners)
 
 
 def _second_loss_lines(ev: Evidence, shared: tuple[str, int], line: int) -> set[int]:
@@ -275,8 +214,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
     if hit.variant == "recompute_shared":
         lines = tuple(sorted(_second_loss_lines(ev, shared, line)))
         stale = _stale_inputs(ev, shared)
-        trained = {n for n in stale if _trained_between(ev, n, first, line)}
-        if _trained_between(ev, shared[0], first, line) and not _trained_after(ev, shared, line):
+        trained = {n for n in stale if trained_between(ev, n, first, line)}
+        if trained_between(ev, shared[0], first, line) and not trained_after(ev, shared, line):
             # the first loss trains its maker, and the second loss's step trains nothing it was made from
             plans.append(plan("detach_shared", title="detach_shared_second", name=shared[0], lines=lines,
                               facts={"name": shared[0]}))
