@@ -18,9 +18,11 @@ def recompute_shared(source: str, *, name: str, made_line: int, lines, detach=()
     step came first): the fresh copy takes them detached instead (`criterion(D(fake.detach()), y)`)."""
     tree = load(source)
     made = only_small(tree and tree.statement(made_line, cst.SimpleStatementLine), cst.Assign)
-    if made is None or len(made.targets) != 1 or dotted(made.targets[0].target) != name or not calls_in(made.value):
+    if made is None or len(made.targets) != 1 or not calls_in(made.value):
         return None
-    value = made.value
+    value = _part(made.targets[0].target, made.value, name)
+    if value is None:
+        return None
     value = swap(value, {node: detached(node) for node in reads_of(value, set(detach_copy))})
     if not isinstance(value, (cst.Call, cst.Name, cst.Attribute, cst.Subscript)):
         value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
@@ -33,6 +35,19 @@ def recompute_shared(source: str, *, name: str, made_line: int, lines, detach=()
             mapping[node] = value
     if not mapping:
         return None
-    for node in reads_of(made.value, set(detach)):
+    for node in reads_of(made.value, set(detach)):  # (the first use keeps its own value)
         mapping[node] = detached(node)
     return swap(tree.module, mapping).code
+
+
+def _part(target: cst.BaseExpression, value: cst.BaseExpression, name: str) -> cst.BaseExpression | None:
+    """What `name` gets from `target = value`: the value, or `value[k]` for the k-th name of a
+    tuple target (`logits, loss = model(x, y)` -> `model(x, y)[0]`)."""
+    if dotted(target) == name:
+        return value
+    if isinstance(target, (cst.Tuple, cst.List)):
+        names = [dotted(e.value) if not isinstance(e, cst.StarredElement) else None for e in target.elements]
+        if name in names and None not in names:
+            return cst.Subscript(value, [cst.SubscriptElement(cst.Index(cst.Integer(str(names.index(name)))))])
+    return None
+

@@ -30,3 +30,8 @@ def test_an_attribute_made_in_one_method_is_recomputed_in_another():
     src = ("class M:\n    def d(self):\n        self.pred_real = self.netD(self.real_B)\n        self.loss_D = f(self.pred_real)\n"
            "    def g(self):\n        self.loss_G = f(self.pred_real - 1)\n")
     assert "self.loss_G = f(self.netD(self.real_B) - 1)" in recompute_shared(src, name="self.pred_real", made_line=3, lines=(6,))
+
+
+def test_one_name_of_a_tuple_target_is_recomputed_as_its_item():
+    src = "logits, loss = model(x, y)\nloss.backward()\nopt.step()\nl2 = ce(logits, s)\nl2.backward()\n"
+    assert "l2 = ce(model(x, y)[0], s)" in recompute_shared(src, name="logits", made_line=1, lines=(4,))

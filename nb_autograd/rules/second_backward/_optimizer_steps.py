@@ -51,7 +51,8 @@ def trained_between(ev: Evidence, name: str, first: int, line: int) -> bool:
 def trained_after(ev: Evidence, shared: tuple[str, int], line: int) -> bool:
     """Whether the optimizer stepped after the second backward trains something the shared
     tensor was made from (`out = D(G(z))` for a generator step): the second loss then needs
-    gradients through it. The step is looked for after `line`, else after the call of its function."""
+    gradients through it. The step is looked for after `line`, else after the call of its function;
+    with none found, the answer is yes (nothing says those gradients are not wanted)."""
     f = ev.code.function_at(line)
     ends = f.end_line if f else max((c.line for c in ev.code.calls), default=line)
     steps = [c for c in ev.code.calls if line < c.line <= ends and is_step(c)]
@@ -60,7 +61,7 @@ def trained_after(ev: Evidence, shared: tuple[str, int], line: int) -> bool:
         steps = [c for site in sites for c in ev.code.calls if c.line > site and is_step(c)
                  and ev.code.function_at(c.line) == ev.code.function_at(site)][:1]
     if not steps:
-        return False
+        return True  # no step to tell what it trains (SAM's update_hessian): assume it needs them
     owners = {r for c in steps[:1] for a in ev.code.assigns_to(c.receiver) if a.targets == (c.receiver,) for r in a.reads}
     made = {m for m in depends_on(ev, {shared[0]}, shared[1], 0) - {shared[0]}
             if ev.code.assigns_to(m) or ev.code.assigns_to(m.split(".")[0])}  # the user's (netG, self.netD), not torch

@@ -33,7 +33,9 @@ def shared_tensor(ev: Evidence, first_line: int) -> tuple[str, int] | None:
             for name in a.targets:
                 if ev.failure and ev.failure.holders and not ev.holders_of(name):
                     continue  # the runtime read the names holding the graph: this is not one
-                if name in used_first and name in used_second and name not in first.names:
+                # made by the first loss's own statement (`logits, loss = model(x, y)`) counts as used by it
+                made_with = set(a.targets) & set(first.names)
+                if (name in used_first or made_with) and name in used_second and name not in first.names:
                     return name, a.line
     return None
 
@@ -110,10 +112,12 @@ def match(ev: Evidence) -> Hit | None:
         # detaching it in the first loss would leave that loss nothing (or untrain what the step
         # in between trains), and that step means the second loss wants the updated parameters
         # (SAM, a generator step, a relativistic GAN's real score): recompute
-        # named where the fix starts: the line that made it when its inputs are to be detached
-        # there too (a reused discriminator output), else the second loss that recomputes it
+        # named where the fix starts (this project's convention for a shared tensor): the line that
+        # made it when an input is to be detached there too (a reused discriminator output), else
+        # the second loss, which recomputes (or detaches) it
         second = _second_loss_lines(ev, shared, site.line)
-        root = shared[1] if any(not trained_between(ev, n, first_line, site.line) for n in _stale_inputs(ev, shared)) else \
+        detach_at_made = any(not trained_between(ev, n, first_line, site.line) for n in _stale_inputs(ev, shared))
+        root = shared[1] if detach_at_made else \
             max((a.line for a in ev.code.assigns if a.line in second and shared[0] in a.reads), default=site.line)
         return Hit(CAUSE, root, score, facts=tuple(facts), related=related, variant="recompute_shared")
     detach = _detach_where(ev, first_line, site.line, shared)
@@ -124,6 +128,12 @@ def match(ev: Evidence) -> Hit | None:
                default=site.line) if detach else first_line or site.line
     return Hit(CAUSE, root, score, facts=tuple(facts), related=related,
                variant="detach_shared" if shared else "sum_losses")
+
+
+def _detach_in_second(ev: Evidence, shared: tuple[str, int], first: int, line: int) -> bool:
+    """The first loss trains what made the shared tensor, and the second loss's step trains
+    nothing it was made from (a discriminator update on the generator's fake)."""
+    return trained_between(ev, shared[0], first, line) and not trained_after(ev, shared, line)
 
 
 def _stale_inputs(ev: Evidence, shared: tuple[str, int]) -> tuple[str, ...]:
@@ -215,8 +225,7 @@ def plans(hit: Hit, ev: Evidence) -> list:
         lines = tuple(sorted(_second_loss_lines(ev, shared, line)))
         stale = _stale_inputs(ev, shared)
         trained = {n for n in stale if trained_between(ev, n, first, line)}
-        if trained_between(ev, shared[0], first, line) and not trained_after(ev, shared, line):
-            # the first loss trains its maker, and the second loss's step trains nothing it was made from
+        if _detach_in_second(ev, shared, first, line):
             plans.append(plan("detach_shared", title="detach_shared_second", name=shared[0], lines=lines,
                               facts={"name": shared[0]}))
         plans.append(plan("recompute_shared", name=shared[0], made_line=shared[1], lines=lines,
