@@ -1,4 +1,5 @@
-"""The IPython layer: exception hook, %%gradwatch, %gradfix, %nb_autograd.
+"""The IPython layer: the exception hook and the per-shell Extension (the magics it registers
+are in magics.py).
 
 The native traceback always prints first; everything after it is guarded, so a failure of
 ours prints one line and never unregisters the handler chain.
@@ -7,13 +8,10 @@ from __future__ import annotations
 
 import sys
 
-from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
-from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
-
 from .capture.backwards import RECORDER, is_user_file
 from .capture.session import SESSION
 from .evidence.symptoms import is_autograd_error
-from .i18n import check_language, current_language, set_language, text
+from .i18n import text
 
 # Imported on first use, or while the kernel is idle after loading (`_warm`): loading stays
 # light, and the first explanation does not pay for LibCST and the view.
@@ -109,6 +107,8 @@ class Extension:
         RECORDER.acquire()
         self.shell.events.register("pre_run_cell", self._pre_run_cell)
         self.shell.events.register("post_run_cell", self._post_run_cell)
+        from .magics import GradMagics
+
         self.shell.register_magics(GradMagics(self.shell, self))
         loop = getattr(getattr(self.shell, "kernel", None), "io_loop", None)
         if hasattr(loop, "call_later"):
@@ -188,7 +188,7 @@ class Extension:
     def run_watched(self, cell: str, lang: str | None = None, quiet: bool = False, ops: bool = False) -> None:
         """%%gradwatch: run `cell` in the user namespace under the watcher (statement marks, or
         with `ops` the per-op recorder)."""
-        from .capture.marks import compile_marked
+        from .capture.marks import compile_unit
         from .capture.run import Run
 
         self.transforming_watched = True
@@ -198,7 +198,7 @@ class Extension:
             self.transforming_watched = False
         count = self._running_count()
         filename = self.shell.compile.cache(transformed, count, raw_code=cell)
-        code = compile(transformed, filename, "exec", dont_inherit=True) if ops else compile_marked(transformed, filename)
+        code = compile_unit(transformed, filename, marked=not ops)
         self.watch_filenames.add(filename)
         SESSION.describe(filename, transformed, cell=count)
         run = Run(filename, transformed, self.shell.user_ns, top_code=code, in_session=True)
@@ -236,59 +236,6 @@ class Extension:
         filename = self._cell_filename(tb)
         source = self._describe(filename) if filename else ""
         return analyze(failure_capture(value, tb, filename or "", source), cell_id=_cell_id(self.shell))
-
-
-@magics_class
-class GradMagics(Magics):
-    def __init__(self, shell, extension: Extension):
-        super().__init__(shell)
-        self.extension = extension
-
-    @magic_arguments()
-    @argument("setting", choices=["lang"], help="what to set")
-    @argument("value", choices=["zh", "en", "auto"], help="the explanation language (auto: from the locale)")
-    @line_magic
-    def nb_autograd(self, line: str = ""):
-        """Choose the explanation language."""
-        args = parse_argstring(self.nb_autograd, line)
-        set_language(None if args.value == "auto" else args.value)
-        print(f"nb_autograd: language {current_language()}")
-
-    @magic_arguments()
-    @argument("words", nargs="*", metavar="[N] [replace]",
-              help="fix N of the last diagnosis (default 1); `replace` replaces this cell instead of inserting below")
-    @argument("--write", action="store_true", help="a fix for a user file: write the file (its diff is shown first)")
-    @line_magic
-    def gradfix(self, line: str = ""):
-        """Put a fix of the last diagnosis into the notebook (or, with --write, into its file)."""
-        from .fixes.apply import gradfix_magic
-
-        args = parse_argstring(self.gradfix, line)
-        gradfix_magic(self.shell, self.extension.last_report, " ".join(args.words + ["--write"] * args.write))
-
-    @magic_arguments()
-    @argument("mode", choices=["on", "off"], nargs="?", help="watch every cell from now on (on) or stop (off); "
-                                                             "without it, say which")
-    @line_magic("gradwatch")
-    def gradwatch_line(self, line: str = ""):
-        """%gradwatch on|off: run every cell under the watcher (as if it began with
-        `%%gradwatch --quiet`), so the next error is explained with exact provenance."""
-        args = parse_argstring(self.gradwatch_line, line)
-        if args.mode is not None:
-            self.extension.watch_every_cell(args.mode == "on")
-        print(text("ui.watch_every_cell_" + ("on" if self.extension.watching_every_cell else "off")))
-
-    @magic_arguments()
-    @argument("--lang", choices=["zh", "en"], help="the explanation's language for this cell")
-    @argument("--quiet", action="store_true", help="say nothing when no problem is seen")
-    @argument("--ops", action="store_true", help="record every torch op (slower): also names the line inside "
-                                                 "an imported module of yours that made a node")
-    @cell_magic
-    def gradwatch(self, line: str, cell: str):
-        """Run the cell under the watcher: which line and iteration made each autograd node, and
-        the silent problems (graphs kept alive, gradients not zeroed) even when nothing raises."""
-        args = parse_argstring(self.gradwatch, line)
-        self.extension.run_watched(cell, lang=args.lang, quiet=args.quiet, ops=args.ops)
 
 
 def load(shell) -> None:

@@ -29,13 +29,13 @@ def rank() -> int:
 
 def run_script(path: str, args: list[str], *, lang: str | None = None, report_dir: str | None = None,
                watch: bool = False) -> int:
-    from .capture.marks import compile_marked
+    from .capture.marks import compile_unit
     from .capture.run import Run, native_traceback, register_source
 
     script = os.path.abspath(path)
     with open(script, encoding="utf-8") as f:
         source = f.read()
-    code = compile_marked(source, script) if watch else compile(source, script, "exec", dont_inherit=True)
+    code = compile_unit(source, script, marked=watch)
     register_source(script, source)
     main = types.ModuleType("__main__")
     main.__dict__.update(__file__=script, __builtins__=__builtins__, __cached__=None)

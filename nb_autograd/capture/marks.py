@@ -130,3 +130,10 @@ def compile_marked(source: str, filename: str, flags: int = 0) -> types.CodeType
 def is_marked(code) -> bool:
     """Whether `code` came from compile_marked (its statements will report)."""
     return isinstance(code, types.CodeType) and _MARK in code.co_names
+
+
+def compile_unit(source: str, filename: str, marked: bool) -> types.CodeType:
+    """How every seam compiles the user's unit: with marks when it is watched, else as plain
+    Python would (no __future__ flags of ours leak in)."""
+    return compile_marked(source, filename) if marked else compile(source, filename, "exec", dont_inherit=True)
+

@@ -7,7 +7,7 @@ import linecache
 
 from .backwards import RECORDER
 from .failure import read_failure
-from .marks import compile_marked
+from .marks import compile_unit
 from .records import Capture, Source
 from .session import SESSION, inner_frames, user_files
 from .watch import Watcher
@@ -124,7 +124,7 @@ def run_source(source: str, filename: str = "<nb_autograd>", watch: bool = True)
 
     A SyntaxError is raised to the caller (it is bad input, not a diagnosis).
     """
-    code = compile_marked(source, filename) if watch else compile(source, filename, "exec", dont_inherit=True)
+    code = compile_unit(source, filename, marked=watch)
     register_source(filename, source)
     namespace = {"__name__": "__main__", "__file__": filename, "__builtins__": __builtins__}
     run = Run(filename, source, namespace, watch=watch, top_code=code)

@@ -207,14 +207,10 @@ class Watcher:
             runs = counts[key] = 0
         elif starts and inner is None:
             runs = counts[key] = runs + 1
-        records = self._records
-        if records and records[-1][0] == seq:  # the statement before made no node: it gives way
-            records[-1] = (seq, line, runs, inner)
-        else:
-            records.append((seq, line, runs, inner))
+        self._push(seq, line, runs, inner)
 
     def _push(self, seq: int, line, iteration, inner) -> None:
-        """A statement's record; one that made no node yet gives way to the next."""
+        """A statement's record; the one before it, if it made no node, gives way."""
         records = self._records
         if records and records[-1][0] == seq:
             records[-1] = (seq, line, iteration, inner)

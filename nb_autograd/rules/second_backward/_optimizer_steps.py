@@ -16,19 +16,33 @@ def depends_on(ev: Evidence, names: set[str], before: int, after: int) -> set[st
 
 
 def is_step(c) -> bool:
+    """`opt.step()`, SAM's `first_step()` / `second_step()`: a method call, not `d_step(...)`."""
     return bool(c.receiver) and c.func.rsplit(".", 1)[-1] in ("step", "first_step", "second_step")
 
 
+def _call_sites(ev: Evidence, f) -> list[int]:
+    return [c.line for c in ev.code.calls if c.func == f.name or c.func.endswith("." + f.name)]
+
+
+def _owners(ev: Evidence, step) -> set[str]:
+    """What the stepped optimizer was built from (`Adam(gen.parameters())` -> gen.parameters, ...);
+    `opt_g, opt_d = ...` says not which reads are whose: nothing."""
+    return {r for a in ev.code.assigns_to(step.receiver) if a.targets == (step.receiver,) for r in a.reads}
+
+
+def _trains(owners: set[str], makers: set[str]) -> bool:
+    return any(o == m or o.startswith(m + ".") for m in makers for o in owners)
+
+
 def steps_between(ev: Evidence, first: int, line: int) -> list:
-    """Optimizer steps (`opt.step()`, SAM's `first_step()`) between the two backward calls; when
-    they sit in two functions (backward_D, backward_G), between the caller's calls of them."""
+    """Optimizer steps between the two backward calls; when they sit in two functions
+    (backward_D, backward_G), between the caller's calls of them."""
     f1, f2 = ev.code.function_at(first), ev.code.function_at(line)
     if f1 is not None and f2 is not None and f1 != f2:
-        called = lambda f: [c.line for c in ev.code.calls if c.func == f.name or c.func.endswith("." + f.name)]  # noqa: E731
-        pairs = [(a, b) for a in called(f1) for b in called(f2) if a < b and ev.code.function_at(a) == ev.code.function_at(b)]
+        pairs = [(a, b) for a in _call_sites(ev, f1) for b in _call_sites(ev, f2)
+                 if a < b and ev.code.function_at(a) == ev.code.function_at(b)]
         first, line = pairs[0] if pairs else (first, line)
-    return [c for c in ev.code.calls if first < c.line < line and c.receiver
-            and c.func.rsplit(".", 1)[-1] in ("step", "first_step")]
+    return [c for c in ev.code.calls if first < c.line < line and is_step(c)]
 
 
 def step_between(ev: Evidence, first: int, line: int) -> bool:
@@ -40,12 +54,7 @@ def trained_between(ev: Evidence, name: str, first: int, line: int) -> bool:
     (`optim_g = Adam(gen.parameters())` ... `fake = gen(z)` ... `optim_g.step()`): then the first
     loss rightly went through `name`, and the second loss's fresh copy takes it detached."""
     makers = {a.call for a in ev.code.assigns_to(name) if a.call}
-    for step in steps_between(ev, first, line):
-        owners = {r for a in ev.code.assigns_to(step.receiver) if a.targets == (step.receiver,)
-                  for r in a.reads}  # `opt_g, opt_d = ...` says not which reads are whose
-        if any(r == m or r.startswith(m + ".") for m in makers for r in owners):
-            return True
-    return False
+    return any(_trains(_owners(ev, step), makers) for step in steps_between(ev, first, line))
 
 
 def trained_after(ev: Evidence, shared: tuple[str, int], line: int) -> bool:
@@ -57,12 +66,10 @@ def trained_after(ev: Evidence, shared: tuple[str, int], line: int) -> bool:
     ends = f.end_line if f else max((c.line for c in ev.code.calls), default=line)
     steps = [c for c in ev.code.calls if line < c.line <= ends and is_step(c)]
     if not steps and f is not None:
-        sites = [c.line for c in ev.code.calls if c.func == f.name or c.func.endswith("." + f.name)]
-        steps = [c for site in sites for c in ev.code.calls if c.line > site and is_step(c)
-                 and ev.code.function_at(c.line) == ev.code.function_at(site)][:1]
+        steps = [c for site in _call_sites(ev, f) for c in ev.code.calls if c.line > site and is_step(c)
+                 and ev.code.function_at(c.line) == ev.code.function_at(site)]
     if not steps:
         return True  # no step to tell what it trains (SAM's update_hessian): assume it needs them
-    owners = {r for c in steps[:1] for a in ev.code.assigns_to(c.receiver) if a.targets == (c.receiver,) for r in a.reads}
     made = {m for m in depends_on(ev, {shared[0]}, shared[1], 0) - {shared[0]}
             if ev.code.assigns_to(m) or ev.code.assigns_to(m.split(".")[0])}  # the user's (netG, self.netD), not torch
-    return any(o == m or o.startswith(m + ".") for m in made for o in owners)
+    return _trains(_owners(ev, steps[0]), made)

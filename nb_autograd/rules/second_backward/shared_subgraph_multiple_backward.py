@@ -109,12 +109,10 @@ def match(ev: Evidence) -> Hit | None:
     related = (("first_backward", first_line),) + ((("shared", shared[1]),) if shared else ())
     if shared and step_between(ev, first_line, site.line) and \
             (ev.freeing_trains_only_shared or trained_between(ev, shared[0], first_line, site.line)):
-        # detaching it in the first loss would leave that loss nothing (or untrain what the step
-        # in between trains), and that step means the second loss wants the updated parameters
-        # (SAM, a generator step, a relativistic GAN's real score): recompute
-        # named where the fix starts (this project's convention for a shared tensor): the line that
-        # made it when an input is to be detached there too (a reused discriminator output), else
-        # the second loss, which recomputes (or detaches) it
+        # a detach in the first loss would leave it nothing (or untrain what the step in between
+        # trains); the second loss gets its own copy or a detached one. Named where that fix
+        # starts: the line that made it when an input is detached there too (a reused
+        # discriminator output), else the second loss
         second = _second_loss_lines(ev, shared, site.line)
         detach_at_made = any(not trained_between(ev, n, first_line, site.line) for n in _stale_inputs(ev, shared))
         root = shared[1] if detach_at_made else \
@@ -209,11 +207,12 @@ def _shared_through_calls(ev: Evidence, first: int, line: int) -> tuple[str, set
 
 def plans(hit: Hit, ev: Evidence) -> list:
     """GAN: detach the shared tensor only in the first loss (inside the first loss's function
-    when a caller hands the same tensor to both); when the first loss reaches the parameters only
-    through it (SAM's second pass, a reused discriminator output), compute it again for the second. Otherwise one backward on the sum (same gradients),
-    also for a loop that calls backward on each loss of a collection, or on each iteration's own loss
-    before one optimizer step (collected, one backward after the loop). retain_graph last: both passes
-    are meant here, but it costs memory."""
+    when a caller hands the same tensor to both). With an optimizer step in between that the first
+    loss needs all of (SAM's second pass, a reused discriminator output, a generator step first):
+    detach it for the second loss, or compute it again there. Otherwise one backward on the sum
+    (same gradients), also for a loop that calls backward on each loss of a collection, or on each
+    iteration's own loss before one optimizer step (collected, one backward after the loop).
+    retain_graph last: both passes are meant here, but it costs memory."""
     from ...fixes.plan import plan
 
     first, line = int(hit.fact("first_line")), int(hit.fact("line"))  # the second backward
