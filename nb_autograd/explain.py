@@ -33,18 +33,20 @@ def made_place(evidence: Evidence, key: str, line: int) -> Place:
     return Place(None, None, key, line)
 
 
-def _line_facts(facts: dict, evidence: Evidence, lang: str, units: dict | None = None) -> dict:
-    """In a joined program a bare line number means nothing to the user: say whose line.
-    `units`: fact key -> the run a backward call happened in, so a cell run several times is
-    named by the run that made the call (a re-run cell's runs share one piece of the program)."""
+def _line_facts(facts: dict, evidence: Evidence, lang: str) -> dict:
+    """In a joined program a bare line number means nothing to the user: say whose line. A
+    re-run cell's runs share one piece of the program, so the line of a backward call (the
+    failing one, `line`; one that freed the graph) is named by the run that made the call."""
     if not evidence.joined:
         return facts
     runs = {s.unit: s for s in evidence.capture.sources if s.file is None}
+    called = {str(c.line): c.unit for c in evidence.freeing_calls}  # the latest run of a line wins
+    here = evidence.failing_call
     out = dict(facts)
     for key, value in facts.items():
         if key.endswith("line") and str(value).isdigit():
             place = evidence.place(int(value))
-            run = runs.get((units or {}).get(key))
+            run = runs.get(here.unit if key == "line" and here is not None else called.get(str(value)))
             piece = evidence.program.piece_at(int(value))
             if run is not None and piece is not None and run.unit in piece.units:
                 place = replace(place, cell=run.cell, cell_id=run.cell_id)
@@ -118,21 +120,20 @@ def trace_sentence(evidence: Evidence, lang: str) -> str:
         return ""
     here = evidence.failing_call
     made = [n for n in stale if n.line is not None]
-    units = {"freed_line": freed.unit, "line": here.unit}
     if made:
         first = min(made, key=lambda n: n.id)
         facts = dict(created_line=first.line, created_iteration=first.iteration, freed_line=freed.line,
                      freed_iteration=freed.iteration, line=here.line, iteration=here.iteration)
         through = _reuse_line(graph)
         if through is not None:
-            story = text("trace.stale_through", lang, **_line_facts(dict(facts, through_line=through), evidence, lang, units))
+            story = text("trace.stale_through", lang, **_line_facts(dict(facts, through_line=through), evidence, lang))
         else:
-            story = text("trace.stale", lang, **_line_facts(facts, evidence, lang, units))
+            story = text("trace.stale", lang, **_line_facts(facts, evidence, lang))
         inside = next((n.made_at for n in sorted(made, key=lambda n: n.id) if n.made_at), None)
         return story if inside is None else story + " " + text("trace.made_inside", lang,
                                                                 place=place_words(made_place(evidence, *inside), lang))
     facts = dict(line=here.line, freed_line=freed.line)
-    return text("trace.stale_no_provenance", lang, count=len(stale), **_line_facts(facts, evidence, lang, units))
+    return text("trace.stale_no_provenance", lang, count=len(stale), **_line_facts(facts, evidence, lang))
 
 
 def _reuse_line(graph) -> int | None:

@@ -207,5 +207,7 @@ def test_a_rerun_cell_is_named_by_the_run_that_freed_the_graph_and_the_run_that_
         second = kernel.run("opt.zero_grad(); loss.backward(); opt.step()", cell_id="c2")
         assert first.error is None and second.error is not None
         trace = kernel.run("import nb_autograd as _n; print(_n.last_report().trace)").stdout
-    runs = {int(n) for n in re.findall(r"line 1 of In \[(\d+)\]", trace)}
-    assert len(runs) == 2 and max(runs) - min(runs) == 1, trace
+        explanation = kernel.run("print(_n.last_report().diagnoses[0].explanation)").stdout
+    for said in (trace, explanation):
+        runs = {int(n) for n in re.findall(r"line 1 of In \[(\d+)\]", said)}
+        assert len(runs) == 2 and max(runs) - min(runs) == 1, said
