@@ -104,12 +104,14 @@ def train(model, batch, steps: int) -> float:
     return total
 
 
-def _marked_copy() -> dict:
+def _marked_copy(device: torch.device) -> dict:
     """This file compiled as `%%gradwatch` compiles a cell (statement marks): its models and
-    `train` then report each statement they run, the worst case for the watcher."""
+    `train` then report each statement they run, the worst case for the watcher. The copy's
+    functions read their own globals, so the device is set in that namespace."""
     with open(__file__, encoding="utf-8") as f:
         namespace = {"__name__": "overhead_marked", "__file__": __file__}
         exec(compile_marked(f.read(), __file__), namespace)
+    namespace["DEVICE"] = device
     return namespace
 
 
@@ -186,8 +188,7 @@ def main(argv=None) -> int:
     DEVICE = torch.device("cuda" if args.device == "cuda" or args.device == "auto" and torch.cuda.is_available()
                           else "cpu")
     torch.set_num_threads(args.threads)
-    MARKED.update(_marked_copy())
-    MARKED["DEVICE"] = DEVICE
+    MARKED.update(_marked_copy(DEVICE))
     results = measure(args.reps, args.steps)
     if args.json:
         keys = ("plain_s", "gradwatch_ratio", "ops_ratio", "anomaly_ratio")

@@ -9,7 +9,7 @@ from .evidence import Evidence
 from .fixes.plan import build
 from .fixes.cst import unified_diff
 from .i18n import has, text
-from .report import Diagnosis, Fix
+from .report import Diagnosis, Edit, Fix
 from .rules.base import Hit
 from .rules.registry import rule_for
 
@@ -57,19 +57,27 @@ def _line_facts(facts: dict, evidence: Evidence, lang: str) -> dict:
 
 
 def _placed(fix: Fix, evidence: Evidence, root: int | None) -> Fix | None:
-    """The fix cut down to the one cell or file it changes (the failing one when it changes
-    it, else the root's); None when the patch cannot be put back into the pieces."""
+    """The fix cut into the cells or files it changes: its target (the failing one when it
+    changes it, else the root's) and the others it must change too (a moved statement);
+    None when the patch cannot be put back into the pieces."""
     program = evidence.program
     if not evidence.joined:
         return replace(fix, target=evidence.unit_place())
     parts = program.split(fix.patched_source)
     if not parts:
         return None
-    target = program.target(parts, root)
-    source = program.pieces[target].source
-    original = source.raw or source.text
-    return replace(fix, patched_source=parts[target] + "\n", diff=unified_diff(original, parts[target] + "\n"),
-                   target=evidence.unit_place(target))
+
+    def edit(i: int) -> Edit:
+        source = program.pieces[i].source
+        return Edit(evidence.unit_place(i), parts[i] + "\n", unified_diff(source.raw or source.text, parts[i] + "\n"))
+
+    target = edit(program.target(parts, root))
+    also = tuple(edit(i) for i in sorted(parts) if evidence.unit_place(i) != target.target)
+    edits = [target, *also]
+    ids = [e.target.cell_id or e.target.file or e.target.cell for e in edits]
+    if len(set(ids)) < len(ids):  # two runs of one cell changed two ways: no one text for it
+        return None
+    return replace(fix, patched_source=target.patched_source, diff=target.diff, target=target.target, also=also)
 
 
 def propose(hit: Hit, evidence: Evidence, lang: str) -> tuple[Fix, ...]:

@@ -8,6 +8,15 @@ from .capture.records import Capture, GraphSnapshot, Place
 
 
 @dataclass(frozen=True)
+class Edit:
+    """One more cell or file a fix changes: a step moved from the cell that ran it too early
+    to the cell after the backward it broke changes both, and half of that breaks the code."""
+    target: Place
+    patched_source: str   # the whole new source of that cell or file
+    diff: str = ""
+
+
+@dataclass(frozen=True)
 class Fix:
     kind: str             # the codemod's name, e.g. "add_detach"
     title: str
@@ -15,6 +24,7 @@ class Fix:
     diff: str = ""        # unified diff against the target's source
     note: str = ""        # what to know before applying (memory cost, ...)
     target: Place = field(default_factory=Place)  # the cell or file it changes
+    also: tuple[Edit, ...] = ()  # the other cells or files it changes, applied together
 
 
 @dataclass(frozen=True)
@@ -52,17 +62,25 @@ class Report:
         return self.diagnoses[0] if self.diagnoses else None
 
     def to_dict(self) -> dict:
-        """The `--json` shape: error and diagnoses, each with its fixes."""
+        """The `--json` shape: error and diagnoses, each with its fixes. A fix that changes
+        more than one cell or file lists the others under "also" (absent otherwise)."""
         return {
             "error": self.error,
             "diagnoses": [
                 {"cause": d.cause, "line": d.line, "where": d.place.as_dict(), "title": d.title,
                  "explanation": d.explanation,
-                 "fixes": [{"kind": f.kind, "title": f.title, "where": f.target.as_dict(line=False),
-                            "patched_source": f.patched_source} for f in d.fixes]}
+                 "fixes": [_fix_dict(f) for f in d.fixes]}
                 for d in (*self.diagnoses, *self.findings)
             ],
         }
 
     def to_json(self, **kwargs) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kwargs)
+
+
+def _fix_dict(fix: Fix) -> dict:
+    out = {"kind": fix.kind, "title": fix.title, "where": fix.target.as_dict(line=False),
+           "patched_source": fix.patched_source}
+    if fix.also:
+        out["also"] = [{"where": e.target.as_dict(line=False), "patched_source": e.patched_source} for e in fix.also]
+    return out

@@ -99,6 +99,12 @@ SCENARIOS = {
          "out = net(x)\nloss_fit = F.mse_loss(out, y)\nloss_small = out.abs().mean()",
          "opt.zero_grad()\nloss_fit.backward(retain_graph=True)", "opt.step()", "loss_small.backward()\nopt.step()"),
         (0, 1, 2, 3, 4), "inplace_modified_saved_tensor", ("c3", 1)),
+    "step_cell_run_before_the_second_backward_cell": Scenario(
+        (SETUP + "net = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))\n"
+         "opt = torch.optim.SGD(net.parameters(), lr=0.1)",
+         "opt.zero_grad()\nout = net(x)\nloss_fit = F.mse_loss(out, y)\nloss_small = out.abs().mean()",
+         "loss_fit.backward(retain_graph=True)", "loss_small.backward()", "opt.step()\nprint(loss_fit.item())"),
+        (0, 1, 2, 4, 3), "inplace_modified_saved_tensor", ("c4", 1)),
     "frozen_in_another_cell": Scenario(
         (SETUP, "for p in model.parameters():\n    p.requires_grad = False", "loss = F.mse_loss(model(x), y)\nloss.backward()"),
         (0, 1, 2), "no_grad_fn", ("c1", 2)),
@@ -152,14 +158,34 @@ def test_scenario(name, tmp_path):
     assert label in top["explanation"]
     fix = top["fixes"][0]
     assert "retain_graph" not in fix["patched_source"]
-    cells, files = list(scenario.cells), dict(scenario.files)
-    if fix["where"]["file"]:
-        files[fix["where"]["file"].rsplit("/", 1)[-1]] = fix["patched_source"]
-    else:
-        cells[int(fix["where"]["cell_id"][1:])] = fix["patched_source"]
-    patched = Scenario(tuple(cells), scenario.order, None, files=files)
-    _, error = run(tmp_path, patched, load=False)
+    _, error = run(tmp_path, patched(scenario, fix), load=False)
     assert error is None, f"the fix raised {error}"
+
+
+def patched(scenario: Scenario, fix: dict) -> Scenario:
+    """The scenario with the fix put in its cell or file, and in the others it changes ("also")."""
+    cells, files = list(scenario.cells), dict(scenario.files)
+    for edit in (fix, *fix.get("also", ())):
+        if edit["where"]["file"]:
+            files[edit["where"]["file"].rsplit("/", 1)[-1]] = edit["patched_source"]
+        else:
+            cells[int(edit["where"]["cell_id"][1:])] = edit["patched_source"]
+    return Scenario(tuple(cells), scenario.order, None, files=files)
+
+
+def test_a_step_cell_run_too_early_is_moved_by_one_fix_that_changes_both_cells(tmp_path):
+    """The step cell ran between the two backward cells: the fix takes the step out of that cell
+    and puts it after the second backward, in the other cell; either half alone still fails."""
+    scenario = SCENARIOS["step_cell_run_before_the_second_backward_cell"]
+    report, _ = run(tmp_path, scenario)
+    fix = report["diagnoses"][0]["fixes"][0]
+    assert fix["kind"] == "move_step_after_backward"
+    assert fix["where"]["cell_id"] == "c3" and "opt.step()" in fix["patched_source"]
+    assert [e["where"]["cell_id"] for e in fix["also"]] == ["c4"]
+    assert "opt.step()" not in fix["also"][0]["patched_source"]
+    half = dict(fix, also=[])
+    _, error = run(tmp_path, patched(scenario, half), load=False)
+    assert error is not None  # the move needs both cells
 
 
 def test_gradwatch_names_the_line_inside_an_imported_helper(tmp_path):

@@ -61,3 +61,6 @@ def gradfix_magic(shell, report: Report | None, line: str) -> None:
                where=text("ui.replaced" if replace else "ui.below", report.lang)))
     if fix.target.cell is not None:
         print(text("ui.fix_for_cell", report.lang, cell=fix.target.cell, cell_id=fix.target.cell_id or "?"))
+    for edit in fix.also:  # set_next_input places one cell: the others are shown, to be put by hand
+        unit = f"In [{edit.target.cell}]" if edit.target.cell is not None else edit.target.file or "?"
+        print(text("ui.fix_also", report.lang, unit=unit, cell_id=edit.target.cell_id or "?", diff=edit.diff))

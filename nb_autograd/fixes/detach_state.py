@@ -6,7 +6,11 @@ graph once per backward (`h = h.detach()`, `h, c = h.detach(), c.detach()`,
 Where: at the top of the innermost loop or function body that holds both the state update and
 the backward (a loop over batches; a train_step(h) helper; a chunk method whose inner loop
 unrolls time steps, which must stay connected). When the update sits in a function the loop
-calls and the backward outside it (a forward() that keeps `self.hidden`), right after the update.
+calls and the backward outside it (a forward() that keeps `self.hidden`), right after the update,
+or after the loop over time steps inside that function that holds it, and after the last
+statement there that still reads the state (a state returned as it is, `return out, self.hidden`,
+is cut before the return; an output computed from the state, `return self.h2o(self.hidden)`,
+has it cut at the top of the function instead, before this call's own steps).
 When the backward runs only every k steps (`if (t + 1) % k == 0:`), the truncation boundary is
 that block: the state is cut at its end, so the k steps in between stay connected."""
 from __future__ import annotations
@@ -15,7 +19,7 @@ import re
 
 import libcst as cst
 
-from .cst import LOOP, calls_in, code_of, dotted, load
+from .cst import LOOP, calls_in, code_of, dotted, load, reads_of
 
 _TUPLE_STATE = re.compile(r"lstm", re.I)
 _TENSOR_STATE = re.compile(r"rnn|gru|cell", re.I)
@@ -129,14 +133,17 @@ def detach_state(source: str, *, loop_line: int, line: int, names, as_tuple: boo
         body.insert(0, cst.parse_module(code + "\n").body[0])
         return tree.replace(loop.body, loop.body.with_changes(body=body))
     if after:
-        stmt = tree.statement(line, cst.SimpleStatementLine)
+        stmt = _outermost_in_function(tree, tree.statement(line, cst.SimpleStatementLine))
         where = tree.block(stmt)
         if where is None:
             return None
         body = list(where[0].body)
-        if where[1] + 1 < len(body) and _detaches(body[where[1] + 1], names):
+        at = _after_last_read(body, where[1], names)
+        if at is None:  # the output is computed from the state: cut it where this call starts
+            at = _head_of(stmt, tree, where)
+        if at is None or at < len(body) and _detaches(body[at], names):
             return None
-        body.insert(where[1] + 1, new)
+        body.insert(at, new)
         return tree.replace(where[0], where[0].with_changes(body=body))
     boundary = _boundary(tree, line, backward_line, scope)
     if boundary is not None:
@@ -149,6 +156,44 @@ def detach_state(source: str, *, loop_line: int, line: int, names, as_tuple: boo
         return None  # already detached at the top (our own line, or the user's)
     body.insert(at, new)
     return tree.replace(scope.body, scope.body.with_changes(body=body))
+
+
+def _after_last_read(body: list, index: int, names) -> int | None:
+    """Where the cut goes in `body` after the update at `index`: after the last statement that
+    still reads the state (`out = self.h_o(self.h)`: cut before it and this batch's output
+    would stop its gradient there). None when the return statement itself reads it."""
+    at = index + 1
+    for i in range(index + 1, len(body)):
+        if _detaches(body[i], names):
+            return i  # the cut is there already
+        if reads_of(body[i], set(names)):
+            returns = [s for s in getattr(body[i], "body", ()) if isinstance(s, cst.Return)]
+            if returns:  # `return out, self.hidden` hands the state back as it is: cut before it
+                return at if _returns_state_as_is(returns[0], names) else None
+            at = i + 1
+    return at
+
+
+def _head_of(stmt, tree, where) -> int | None:
+    """The top of the function body `where` is (after a docstring), else None."""
+    func = tree.enclosing(stmt, cst.FunctionDef)
+    return _head(func) if func is not None and where[0] is func.body else None
+
+
+def _returns_state_as_is(ret: cst.Return, names) -> bool:
+    values = ret.value.elements if isinstance(ret.value, cst.Tuple) else [ret.value]
+    rest = [e for e in values if (dotted(getattr(e, "value", e)) or "") not in names]
+    return len(rest) < len(values) and not any(reads_of(getattr(e, "value", e), set(names)) for e in rest)
+
+
+def _outermost_in_function(tree, stmt):
+    """The statement of the update's function body that holds it: a loop over time steps
+    inside forward() stays connected, and the state is cut after that loop."""
+    func = tree.enclosing(stmt, cst.FunctionDef) if stmt is not None else None
+    node = stmt
+    while func is not None and node in tree.parents and (tree.block(node) or (None,))[0] is not func.body:
+        node = tree.parents[node]
+    return node if func is not None and (tree.block(node) or (None,))[0] is func.body else stmt
 
 
 def _caller_loop(tree, line: int, backward_line: int | None, names):

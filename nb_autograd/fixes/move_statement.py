@@ -26,7 +26,10 @@ def move_statement(source: str, line: int, after: int, check=None) -> str | None
     cells), the one out of place is only removed."""
     tree = load(source)
     moved, anchor = (tree.statement(line), tree.statement(after)) if tree else (None, None)
-    here, there = (tree.block(moved), tree.block(anchor)) if moved and anchor else (None, None)
+    here = tree.block(moved) if moved and anchor else None
+    if here and anchor is not None and not _in_block(tree, anchor, here[0]):
+        anchor = _lifted(tree, anchor, here[0])  # `if loss is not None: loss.backward()`: after the `if`
+    there = tree.block(anchor) if here and anchor is not None else None
     if not here or not there or here[0] is not there[0] or here[1] == there[1]:
         return None
     if check is not None and not check(moved, anchor):
@@ -37,3 +40,16 @@ def move_statement(source: str, line: int, after: int, check=None) -> str | None
     if j + 1 < len(rest) and code_of(rest[j + 1]).strip() == code_of(moved).strip():
         return with_body(tree, block, rest)  # already there after the anchor: the move is a deletion
     return with_body(tree, block, rest[:j + 1] + [moved] + rest[j + 1:])
+
+
+def _in_block(tree, stmt, block) -> bool:
+    found = tree.block(stmt)
+    return found is not None and found[0] is block
+
+
+def _lifted(tree, stmt, block):
+    """The compound statement of `block` that holds `stmt`, if any."""
+    node = stmt
+    while node in tree.parents and not _in_block(tree, node, block):
+        node = tree.parents[node]
+    return node if _in_block(tree, node, block) else None

@@ -1,10 +1,66 @@
-"""A loss computed before an optimizer step that changes what it saved: compute it after
-the step instead (it then uses the updated parameters, as a GAN's generator step should)."""
+"""A loss computed before an optimizer step that changes what it saved: compute it again
+after the step (it then goes through the updated parameters, as a GAN's generator step
+does in the DCGAN example). The statements from the stepped model's call to the loss are
+written again right after the step; an original that nothing else reads before the step,
+in the same cell, is moved rather than copied."""
 from __future__ import annotations
 
-from .move_statement import is_step, move_statement
+import libcst as cst
+
+from .cst import code_of, load, reads_of, with_body
+from .move_statement import is_step
+
+_PIECE = '"nb_autograd: piece '  # a notebook joined into one program: cells are separated by these
 
 
-def recompute_after_step(source: str, loss_line: int, step_line: int) -> str | None:
-    return move_statement(source, loss_line, step_line,
-                          check=lambda moved, anchor: is_step(anchor) and not is_step(moved))
+def recompute_after_step(source: str, step_line: int, loss_line: int | None = None,
+                         lines: tuple[int, ...] = ()) -> str | None:
+    """`lines` (default: `loss_line` alone) are the statements to compute again, in order."""
+    tree = load(source)
+    step = tree.statement(step_line) if tree else None
+    wanted = [tree.statement(l) for l in (lines or (loss_line,))] if step is not None else []
+    if not wanted or any(s is None for s in wanted) or not is_step(step):
+        return None
+    block, at = tree.block(step) or (None, None)
+    if block is None or any((tree.block(s) or (None,))[0] is not block for s in wanted):
+        return None
+    body = list(block.body)
+    wanted = [s for s in body if any(s is w for w in wanted)]  # in the block's order
+    if any(body.index(s) > at for s in wanted) or any(is_step(s) for s in wanted):
+        return None
+    copies = [code_of(s).strip() for s in wanted]
+    after = [code_of(s).strip() for s in body[at + 1:at + 1 + len(copies)]]
+    if after == copies:
+        return source  # already computed again after the step
+    keep = [s for s in body if not any(s is w for w in wanted) or not _dead_after_move(s, body, at)]
+    j = next(i for i, s in enumerate(keep) if s is step)
+    return with_body(tree, block, keep[:j + 1] + list(wanted) + keep[j + 1:])
+
+
+def _dead_after_move(stmt: cst.CSTNode, body: list, step_at: int) -> bool:
+    """Nothing between `stmt` and the step reads what it assigns, and no cell boundary lies
+    between them: the original can go."""
+    targets = _targets(stmt)
+    if not targets:
+        return False
+    between = body[body.index(stmt) + 1:step_at]
+    if any(code_of(s).strip().startswith(_PIECE) for s in between):
+        return False
+    return not any(reads_of(s, targets) for s in between)
+
+
+def _targets(stmt: cst.CSTNode) -> set[str]:
+    names: set[str] = set()
+    for small in getattr(stmt, "body", ()):
+        if isinstance(small, cst.Assign):
+            for t in small.targets:
+                names |= {n.value for n in _names(t.target)}
+    return names
+
+
+def _names(node: cst.CSTNode) -> list[cst.Name]:
+    if isinstance(node, cst.Name):
+        return [node]
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return [n for e in node.elements for n in _names(e.value)]
+    return []

@@ -47,7 +47,9 @@ def diagnosis(report: Report, d: Diagnosis, top: bool) -> dict:
         "lines": cell_lines(d.context or report.source, d.line, d.related),
         "fixes": [{"kind": f.kind, "title": f.title, "diff": f.diff, "source": f.patched_source.rstrip("\n"),
                    "note": f.note, "magic": f"%gradfix {i}" if top else "", "cell_id": f.target.cell_id or "",
-                   "file": f.target.file or "", "target": _target(report, f)}
+                   "file": f.target.file or "", "target": _target(report, f),
+                   "also": [{"diff": e.diff, "source": e.patched_source.rstrip("\n"), "cell_id": e.target.cell_id or "",
+                             "file": e.target.file or "", "target": _target(report, e)} for e in f.also]}
                   for i, f in enumerate(d.fixes, 1)],
     }
 

@@ -2,6 +2,7 @@
 commands. Reads state through `window.jupyterapp` (exposed for tests only)."""
 from __future__ import annotations
 
+import ast
 import time
 from pathlib import Path
 
@@ -74,3 +75,35 @@ def set_theme(page, dark: bool) -> None:
     page.evaluate("t => window.jupyterapp.commands.execute('apputils:change-theme', {theme: t})", theme)
     page.wait_for_function("d => document.body.dataset.jpThemeLight === String(!d)", arg=dark, timeout=20_000)
     page.wait_for_timeout(400)  # theme CSS swaps in after the attribute flips
+
+
+def run_all(page, timeout: float = 120) -> None:
+    """Run > Run All Cells, then wait until every cell has a new execution count (or, after
+    an error, the kernel is idle with the failing cell counted) and the kernel is idle."""
+    before = page.evaluate(f"() => Array.from({PANEL}.content.model.cells).map(c => c.executionCount)")
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_function(
+        f"""before => {{ const cells = Array.from({PANEL}.content.model.cells);
+            const k = {PANEL}.sessionContext.session.kernel;
+            const last = cells[cells.length - 1];
+            return last.executionCount != null && last.executionCount !== before[cells.length - 1]
+                && k.status === 'idle'; }}""",
+        arg=before, timeout=timeout * 1000)
+
+
+def kernel_report(page) -> dict:
+    """`nb_autograd.last_report().to_dict()` read from the notebook's own kernel, as a
+    silent user expression: no cell is added and the history is left alone."""
+    expr = "__import__('nb_autograd').last_report().to_dict()"
+    reply = page.evaluate(f"""async expr => {{
+        const k = {PANEL}.sessionContext.session.kernel;
+        const f = k.requestExecute({{code: '', silent: true, store_history: false,
+                                     user_expressions: {{r: expr}}}});
+        const msg = await f.done;
+        return msg.content.user_expressions.r; }}""", expr)
+    assert reply["status"] == "ok", reply
+    return ast.literal_eval(reply["data"]["text/plain"])
+
+
+def errors(page, index: int) -> list[dict]:
+    return [o for o in outputs(page, index) if o["output_type"] == "error"]

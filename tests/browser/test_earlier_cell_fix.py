@@ -6,11 +6,9 @@ change cell 2 to the fix's patched source and leave the failing cell alone, and 
 notebook must then run clean."""
 from __future__ import annotations
 
-import ast
-
 import pytest
 
-from .notebook_ui import PANEL, open_notebook, outputs, save_and_read, sources, write_notebook
+from .notebook_ui import PANEL, errors, kernel_report, open_notebook, run_all, save_and_read, sources, write_notebook
 
 SETUP = """\
 import torch
@@ -30,38 +28,6 @@ CELLS = ["%load_ext nb_autograd", SETUP, FEATS, LOOP]
 FAILING, EARLIER = 3, 2
 FIXED = "with torch.no_grad():\n    feats = torch.relu(extractor(x))\n"
 SHOT = {"lab": "/tmp/earlier_fix_lab.png", "notebook": "/tmp/earlier_fix_nb7.png"}
-
-
-def run_all(page, timeout: float = 120) -> None:
-    """Run > Run All Cells, then wait until every cell has a new execution count (or, after
-    an error, the kernel is idle with the failing cell counted) and the kernel is idle."""
-    before = page.evaluate(f"() => Array.from({PANEL}.content.model.cells).map(c => c.executionCount)")
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    page.wait_for_function(
-        f"""before => {{ const cells = Array.from({PANEL}.content.model.cells);
-            const k = {PANEL}.sessionContext.session.kernel;
-            const last = cells[cells.length - 1];
-            return last.executionCount != null && last.executionCount !== before[cells.length - 1]
-                && k.status === 'idle'; }}""",
-        arg=before, timeout=timeout * 1000)
-
-
-def kernel_report(page) -> dict:
-    """`nb_autograd.last_report().to_dict()` read from the notebook's own kernel, as a
-    silent user expression: no cell is added and the history is left alone."""
-    expr = "__import__('nb_autograd').last_report().to_dict()"
-    reply = page.evaluate(f"""async expr => {{
-        const k = {PANEL}.sessionContext.session.kernel;
-        const f = k.requestExecute({{code: '', silent: true, store_history: false,
-                                     user_expressions: {{r: expr}}}});
-        const msg = await f.done;
-        return msg.content.user_expressions.r; }}""", expr)
-    assert reply["status"] == "ok", reply
-    return ast.literal_eval(reply["data"]["text/plain"])
-
-
-def errors(page, index: int) -> list[dict]:
-    return [o for o in outputs(page, index) if o["output_type"] == "error"]
 
 
 @pytest.mark.browser

@@ -75,3 +75,20 @@ def test_cli_bad_index_fails_clearly(tmp_path: Path):
     script.write_text(EXAMPLE.code, encoding="utf-8")
     result = _cli(str(script), "--index", "9", cwd=tmp_path)
     assert result.returncode == 1 and "no fix 9" in result.stderr
+
+
+def test_gradfix_of_a_two_cell_fix_places_one_cell_and_shows_the_other(shell):
+    """set_next_input places one cell; the other cell's change is printed with its id, so a
+    move is not left half made without the user being told."""
+    shell.rl_next_input = None
+    for cell in ("import torch\nnet = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))\n"
+                 "opt = torch.optim.SGD(net.parameters(), lr=0.1)\nout = net(torch.randn(5, 3))\n"
+                 "a, b = out.pow(2).mean(), out.abs().mean()\na.backward(retain_graph=True)",
+                 "opt.step()\nprint('stepped')"):
+        run_cell(shell, cell)
+    result, _, _ = run_cell(shell, "b.backward()")
+    assert result.error_in_exec is not None
+    _, out, _ = run_cell(shell, "%gradfix replace")
+    assert shell.rl_next_input == "b.backward()\nopt.step()"
+    assert "also changes In [" in out and "-opt.step()" in out, out
+    shell.rl_next_input = None

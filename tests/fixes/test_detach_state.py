@@ -66,3 +66,31 @@ def test_a_method_called_each_rollout_step_is_cut_once_per_backward_by_the_calle
     assert "for update in range(3):\n    agent.h, agent.c = agent.h.detach(), agent.c.detach()\n" in out
     assert "self.h.detach()" not in out
     assert detach_state(out, loop_line=6, line=3, names=("self.h", "self.c"), backward_line=12) is None
+
+
+FORWARD = "class M:\n    def forward(self, x):\n{body}for s in S:\n    m(x).sum().backward()\n"
+
+
+def _cut(body: str, line: int) -> str | None:
+    src = FORWARD.format(body=body)
+    return detach_state(src, loop_line=src.count("\n") - 1, line=line, names=("self.h",), backward_line=src.count("\n"))
+
+
+def test_after_the_unrolled_steps_and_after_the_output_is_computed_from_the_state():
+    body = ("        for i in range(3):\n            self.h = self.cell(x[i], self.h)\n"
+            "        out = self.head(self.h)\n        return out\n")
+    once = _cut(body, 4)
+    assert "        out = self.head(self.h)\n        self.h = self.h.detach()\n        return out\n" in once
+    assert "            self.h = self.cell(x[i], self.h)\n        out" in once  # the unrolled steps stay connected
+
+
+def test_a_state_returned_as_it_is_is_cut_before_the_return():
+    once = _cut("        out, self.h = self.rnn(x, self.h)\n        return out, self.h\n", 3)
+    assert "        out, self.h = self.rnn(x, self.h)\n        self.h = self.h.detach()\n        return out, self.h\n" in once
+
+
+def test_an_output_computed_from_the_state_in_the_return_has_the_cut_at_the_top():
+    once = _cut("        self.h = torch.tanh(self.i2h(x) + self.h)\n        return self.h2o(self.h)\n", 3)
+    first, second = once.splitlines()[2:4]
+    assert first.startswith("        self.h = ") and first.endswith("self.h.detach()")
+    assert second == "        self.h = torch.tanh(self.i2h(x) + self.h)"

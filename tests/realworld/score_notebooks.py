@@ -80,16 +80,19 @@ def same(a: Path, b: Path) -> bool:
 
 
 def patched_case(case: NotebookCase, fix: dict) -> NotebookCase | None:
-    """The case with the fix put where it says: a cell (by id) or a module file."""
-    where, new = fix.get("where") or {}, fix["patched_source"]
-    if (where.get("cell_id") or "").startswith("cell-"):
-        i = int(where["cell_id"][5:])
-        cells = list(case.cells)
-        cells[i] = new.rstrip("\n")
-        return replace(case, cells=tuple(cells), files=case.files)
-    if where.get("file"):
-        return replace(case, files={**case.files, Path(where["file"]).name: new})
-    return None
+    """The case with the fix put where it says: a cell (by id) or a module file, and the
+    other cells or files it changes ("also") with it."""
+    for edit in (fix, *fix.get("also", ())):
+        where, new = edit.get("where") or {}, edit["patched_source"]
+        if (where.get("cell_id") or "").startswith("cell-"):
+            cells = list(case.cells)
+            cells[int(where["cell_id"][5:])] = new.rstrip("\n")
+            case = replace(case, cells=tuple(cells), files=case.files)
+        elif where.get("file"):
+            case = replace(case, files={**case.files, Path(where["file"]).name: new})
+        else:
+            return None
+    return case
 
 
 def score(folder: Path) -> Score:

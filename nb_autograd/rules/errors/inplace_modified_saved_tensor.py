@@ -6,6 +6,7 @@ from collections import Counter
 from ...evidence import Evidence
 from ...evidence.errors import InplaceOp, read_errors
 from ...fixes.plan import plan
+from ..second_backward._optimizer_steps import depends_on, is_step
 from ..base import Hit
 from .inplace_modified_saved_tensor_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
@@ -46,6 +47,8 @@ def _score(ev: Evidence, op: InplaceOp, made_at: int | None, producer_wrote: boo
         score += 0.2
     if op.kind == "step":
         score += 0.2 if producer in {"AsStrided", "T", "", "TBackward0"} or not producer else -0.3
+        if ev.line is not None and op.line > ev.line:  # only through the loop's wrap-around: a step between
+            score -= 0.05                                # the forward and this backward comes first
     elif op.kind == "inplace_kw" and made_at is not None and op.line <= made_at:
         score += 0.1
     return score + op.line / 1e6  # the latest write wins a tie
@@ -106,20 +109,65 @@ def _same_optimizer(ev: Evidence, step_line: int) -> bool:
     return here is not None and any(c.func == here for c in steps if c.line > (ev.line or 0))
 
 
+def _stepped_models(ev: Evidence, step_line: int) -> set[str]:
+    """What the optimizer stepped at `step_line` trains (`Adam(D.parameters())` -> {"D"})."""
+    steps = [c for c in ev.code.calls if c.line == step_line and is_step(c)]
+    owners = {r for c in steps for a in ev.code.assigns_to(c.receiver) if a.targets == (c.receiver,) for r in a.reads}
+    return {o.removesuffix(".parameters") for o in owners if o.endswith(".parameters")}
+
+
+def _models_trained_after(ev: Evidence, step_line: int) -> set[str]:
+    """What the other optimizers stepped after the failing backward train: that loss's own
+    model (a GAN's generator, when the stepped one is the discriminator)."""
+    here = {c.receiver for c in ev.code.calls if c.line == step_line and is_step(c)}
+    later = {c.line for c in ev.code.calls if c.line > (ev.line or 0) and is_step(c) and c.receiver not in here}
+    return set().union(*(_stepped_models(ev, line) for line in later))
+
+
+def _recompute_chain(ev: Evidence, step_line: int) -> tuple[int, ...]:
+    """The statements before the step, from the stepped model's call to the failing loss (a
+    GAN's `d_fake = D(fake)`, `g_loss = bce(d_fake, ones)`): computed again after the step,
+    they go through the updated model. () unless the loss trains another model whose output
+    the stepped one only reads (the generator's loss through D); a loss of a model downstream
+    of the stepped one (a discriminator on a VAE's latent) keeps its forward and the step moves."""
+    site, models, own = ev.backward_site, _stepped_models(ev, step_line), _models_trained_after(ev, step_line)
+    if site is None or not models or not own:
+        return ()
+    f = ev.code.function_at(step_line)
+    start = f.line if f else 0
+    needed = depends_on(ev, set(site.names), ev.line, start)
+    chain, made = [], set()
+    for a in sorted(ev.code.assigns, key=lambda a: a.line):
+        if not start <= a.line < step_line or not set(a.targets) & needed or ev.code.function_at(a.line) != f:
+            continue
+        if a.reads & models or a.reads & made:
+            if a.reads & own:
+                return ()
+            chain.append(a.line)
+            made |= set(a.targets)
+    return tuple(chain)
+
+
 def plans(hit: Hit, ev: Evidence) -> list:
     line, facts = hit.line, dict(hit.facts)
     plans = []
     if hit.variant == "step":
         loss_line = _loss_line(ev)
-        # An earlier backward on a separate graph (no retain_graph), as in a GAN step: the
-        # failing loss should be computed again from the updated parameters.
+        chain = _recompute_chain(ev, line)
+        # An earlier backward on a separate graph (no retain_graph), as in a GAN step, or a loss
+        # that goes through the stepped model (the generator's loss through D): the failing
+        # loss should be computed again from the updated parameters.
         earlier = [b for b in ev.code.backwards if b.line < line and b.line != ev.line and not b.retain_graph]
         move = plan("move_step_after_backward", facts=facts, step_line=line, backward_line=ev.line)
-        recompute = [plan("recompute_after_step", facts=facts, loss_line=loss_line, step_line=line)] \
+        recompute = [plan("recompute_after_step", facts=facts, lines=chain, step_line=line)] if chain else \
+            [plan("recompute_after_step", facts=facts, loss_line=loss_line, step_line=line)] \
             if loss_line and loss_line < line else []
-        plans = [*recompute, move] if earlier else [move, *recompute]
-        if earlier and _same_optimizer(ev, line):  # one objective in two halves: one backward, one step
-            plans.insert(0, plan("sum_losses", first_line=earlier[-1].line, line=ev.line, across_step=True))
+        plans = [*recompute, move] if earlier or chain else [move, *recompute]
+        if _same_optimizer(ev, line):  # one objective in two halves: one backward, one step
+            if earlier:
+                plans.insert(0, plan("sum_losses", first_line=earlier[-1].line, line=ev.line, across_step=True))
+            else:
+                plans = [move, *recompute]
     elif hit.variant == "setitem":
         plans = [plan("clone_before_write", facts=facts, line=line, name=hit.fact("name"))]
     elif hit.variant == "inplace_kw":  # `inplace=True` layers often come in pairs (LeakyReLU then Dropout):

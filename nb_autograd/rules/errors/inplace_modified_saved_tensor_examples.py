@@ -240,6 +240,47 @@ def mix(x, w):
 
 mix(torch.randn(3, 2), torch.randn(2, 2, requires_grad=True)).sum().backward()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+G = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
+D = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1), torch.nn.Sigmoid())
+opt_G = torch.optim.Adam(G.parameters(), lr=0.01)
+opt_D = torch.optim.Adam(D.parameters(), lr=0.01)
+for step in range(2):
+    fake = G(torch.randn(8, 2))
+    prob_real = D(torch.randn(8, 2) + 2)
+    prob_fake = D(fake)
+    D_loss = -torch.mean(torch.log(prob_real) + torch.log(1. - prob_fake))
+    G_loss = torch.mean(torch.log(1. - prob_fake))
+    opt_D.zero_grad()
+    D_loss.backward(retain_graph=True)
+    opt_D.step()
+    opt_G.zero_grad()
+    G_loss.backward()
+    opt_G.step()
+""", line=15, note="GAN: D's output on the fake is shared by both losses; the generator's loss is computed "
+                   "again through the stepped D (pytorch#39141)", fixed="""\
+import torch
+torch.manual_seed(0)
+G = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
+D = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1), torch.nn.Sigmoid())
+opt_G = torch.optim.Adam(G.parameters(), lr=0.01)
+opt_D = torch.optim.Adam(D.parameters(), lr=0.01)
+for step in range(2):
+    fake = G(torch.randn(8, 2))
+    prob_real = D(torch.randn(8, 2) + 2)
+    prob_fake = D(fake)
+    D_loss = -torch.mean(torch.log(prob_real) + torch.log(1. - prob_fake))
+    opt_D.zero_grad()
+    D_loss.backward(retain_graph=True)
+    opt_D.step()
+    prob_fake = D(fake)
+    G_loss = torch.mean(torch.log(1. - prob_fake))
+    opt_G.zero_grad()
+    G_loss.backward()
+    opt_G.step()
+"""),
 )
 
 GOOD = (

@@ -115,6 +115,13 @@ def _state_plans(ev: Evidence, line: int, name: str, loop_line: int) -> list:
     where = {"loop_line": loop_line, "line": line, "names": names, "as_tuple": as_tuple,
              "backward_line": ev.backward_site.line if ev.backward_site else None}
     wanted = [plan("detach_state", **where)]
+    if name.startswith("self.") and ev.backward_site is not None:  # a module that never starts its state again
+        from ...fixes.reinit_state import reinit_call
+
+        call = reinit_call(ev.capture.source, line=line, name=name, backward_line=ev.backward_site.line)
+        if call:
+            wanted.insert(0, plan("reinit_state", facts={"call": call}, line=line, name=name,
+                                  backward_line=ev.backward_site.line))
     if plain_state(ev.capture.source, **where):
         wanted.append(plan("add_detach", title="add_detach_read", line=line, names=names, reads=True))
     return wanted

@@ -280,7 +280,115 @@ for step in range(3):
     opt.zero_grad()
     loss.backward()
     opt.step()
-"""),)
+"""),    Example(code="""\
+import torch
+torch.manual_seed(1)
+class Tagger(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = torch.nn.LSTM(4, 6)
+        self.out = torch.nn.Linear(6, 3)
+        self.hidden = self.init_hidden()
+
+    def init_hidden(self):
+        return (torch.zeros(1, 1, 6), torch.zeros(1, 1, 6))
+
+    def forward(self, seq):
+        lstm_out, self.hidden = self.lstm(seq.view(len(seq), 1, -1), self.hidden)
+        return torch.log_softmax(self.out(lstm_out.view(len(seq), -1)), dim=1)
+
+model = Tagger()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [(torch.randn(5, 4), torch.randint(0, 3, (5,))) for _ in range(3)]
+for seq, tags in data:
+    model.zero_grad()
+    loss = torch.nn.functional.nll_loss(model(seq), tags)
+    loss.backward()
+    opt.step()
+""", line=14, note="a tagger run on independent sentences that never starts its state again: "
+                           "start each one from the model's own init_hidden (the tutorial's loop)", fixed="""\
+import torch
+torch.manual_seed(1)
+class Tagger(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = torch.nn.LSTM(4, 6)
+        self.out = torch.nn.Linear(6, 3)
+        self.hidden = self.init_hidden()
+
+    def init_hidden(self):
+        return (torch.zeros(1, 1, 6), torch.zeros(1, 1, 6))
+
+    def forward(self, seq):
+        lstm_out, self.hidden = self.lstm(seq.view(len(seq), 1, -1), self.hidden)
+        return torch.log_softmax(self.out(lstm_out.view(len(seq), -1)), dim=1)
+
+model = Tagger()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [(torch.randn(5, 4), torch.randint(0, 3, (5,))) for _ in range(3)]
+for seq, tags in data:
+    model.hidden = model.init_hidden()
+    model.zero_grad()
+    loss = torch.nn.functional.nll_loss(model(seq), tags)
+    loss.backward()
+    opt.step()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+class LM(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.i_h = torch.nn.Embedding(10, 8)
+        self.h_h = torch.nn.Linear(8, 8)
+        self.h_o = torch.nn.Linear(8, 10)
+        self.h = 0
+
+    def forward(self, x):
+        for i in range(3):
+            self.h = torch.relu(self.h_h(self.h + self.i_h(x[:, i])))
+        out = self.h_o(self.h)
+        return out
+
+model = LM()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+stream = torch.randint(0, 10, (4, 13))
+for k in range(3):
+    x, y = stream[:, 3 * k:3 * k + 3], stream[:, 3 * k + 3]
+    loss = torch.nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=13, note="a stateful language model over a continuous stream (fastbook's LMModel3): "
+                           "the state is cut after the output is computed from it, never inside the unrolled steps", fixed="""\
+import torch
+torch.manual_seed(0)
+class LM(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.i_h = torch.nn.Embedding(10, 8)
+        self.h_h = torch.nn.Linear(8, 8)
+        self.h_o = torch.nn.Linear(8, 10)
+        self.h = 0
+
+    def forward(self, x):
+        for i in range(3):
+            self.h = torch.relu(self.h_h(self.h + self.i_h(x[:, i])))
+        out = self.h_o(self.h)
+        self.h = tuple(s.detach() for s in self.h) if isinstance(self.h, tuple) else self.h.detach()
+        return out
+
+model = LM()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+stream = torch.randint(0, 10, (4, 13))
+for k in range(3):
+    x, y = stream[:, 3 * k:3 * k + 3], stream[:, 3 * k + 3]
+    loss = torch.nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),
+)
 
 GOOD = (
     Example(code="""\

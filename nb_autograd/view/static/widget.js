@@ -28,15 +28,18 @@ function notebook(model) {
   return null;
 }
 
+// A fix may change other cells too (`also`: a step moved from one cell to another); those
+// are always replaced, all or none, so a move is never left half made.
 function applyFix(model, fix, mode) {
   const nb = notebook(model);
-  const source = fix.source;
-  const id = fix.cell_id || (model.get('view') || {}).cell_id;
-  if (!nb || !id) return 'no_notebook';
-  const index = Array.from(nb.cells).findIndex((c) => c.id === id);
-  if (index < 0) return 'cell_gone';
-  if (mode === 'insert') nb.insertCell(index + 1, { cell_type: 'code', source });
-  else nb.getCell(index).setSource(source);
+  const edits = [{ cell_id: fix.cell_id || (model.get('view') || {}).cell_id, source: fix.source }, ...(fix.also || [])];
+  if (!nb || edits.some((e) => !e.cell_id)) return 'no_notebook';
+  const cells = Array.from(nb.cells);
+  const indexes = edits.map((e) => cells.findIndex((c) => c.id === e.cell_id));
+  if (indexes.some((i) => i < 0)) return 'cell_gone';
+  if (mode === 'insert') nb.insertCell(indexes[0] + 1, { cell_type: 'code', source: fix.source });
+  else nb.getCell(indexes[0]).setSource(fix.source);
+  edits.slice(1).forEach((e, k) => nb.getCell(indexes[k + 1]).setSource(e.source));
   return mode === 'insert' ? 'inserted' : 'replaced';
 }
 
@@ -68,15 +71,20 @@ function fixView(model, fix, n, w, canEdit) {
   const target = fix.target || w.this_cell;
   const say = (key) => { status.textContent = fmt(w[key], { magic, n, target }); status.dataset.state = key; };
   const act = (mode) => () => say(applyFix(model, fix, mode));
-  const buttons = canEdit && !fix.file ? [
-    h('button', { class: 'nba-btn primary', 'data-act': 'insert', onclick: act('insert') }, fmt(w.insert, { target })),
-    h('button', { class: 'nba-btn', 'data-act': 'replace', onclick: act('replace') }, fmt(w.replace, { target }))] : [];
+  const also = fix.also || [];
+  const editable = canEdit && !fix.file && also.every((e) => e.cell_id && !e.file);
+  const buttons = editable ? [
+    !also.length && h('button', { class: 'nba-btn primary', 'data-act': 'insert', onclick: act('insert') }, fmt(w.insert, { target })),
+    h('button', { class: 'nba-btn', 'data-act': 'replace', onclick: act('replace') },
+      fmt(w.replace, { target: [target, ...also.map((e) => e.target || w.this_cell)].join(' + ') }))].filter(Boolean) : [];
   buttons.push(h('button', { class: 'nba-btn', 'data-act': 'copy',
     onclick: async () => say((await copyText(fix.source)) ? 'copied' : 'copy_failed') }, w.copy));
   if (!canEdit) say('no_notebook');
   return h('li', { class: 'nba-fix', 'data-kind': fix.kind },
     h('div', { class: 'nba-fix-title', text: fix.title }), fix.note && h('div', { class: 'nba-note', text: fix.note }),
-    diffView(fix.diff, fix.source), h('div', { class: 'nba-actions' }, buttons), status);
+    diffView(fix.diff, fix.source),
+    ...also.flatMap((e) => [h('div', { class: 'nba-note', text: e.target || w.this_cell }), diffView(e.diff, e.source)]),
+    h('div', { class: 'nba-actions' }, buttons), status);
 }
 
 function codeView(lines) {
