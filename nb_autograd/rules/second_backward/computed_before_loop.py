@@ -4,120 +4,12 @@ from __future__ import annotations
 import re
 
 from ...evidence import Evidence
-from ..base import Example, Hit
+from ..base import Hit
+from .computed_before_loop_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "computed_before_loop"
 SYMPTOM = "second_backward"
 OPTIMIZER = re.compile(r"(^|\.)optim\.\w+$")
-
-BAD = (
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-feature_extractor = torch.nn.Linear(6, 4)
-model = torch.nn.Linear(4, 2)
-images = torch.randn(4, 6)
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-for epoch in range(2):
-    opt.zero_grad()
-    prev_ft = feature_extractor(images[0])
-    for i in range(1, len(images)):
-        s = model(feature_extractor(images[i]) - prev_ft)
-        loss = s.pow(2).mean()
-        loss.backward()
-    opt.step()
-""", line=9, fixed="""\
-import torch
-torch.manual_seed(0)
-feature_extractor = torch.nn.Linear(6, 4)
-model = torch.nn.Linear(4, 2)
-images = torch.randn(4, 6)
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-for epoch in range(2):
-    opt.zero_grad()
-    with torch.no_grad():
-        prev_ft = feature_extractor(images[0])
-    for i in range(1, len(images)):
-        s = model(feature_extractor(images[i]) - prev_ft)
-        loss = s.pow(2).mean()
-        loss.backward()
-    opt.step()
-"""),
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-emb = torch.nn.Embedding(10, 4)
-table = emb.weight.softmax(dim=1)
-head = torch.nn.Linear(4, 1)
-for step in range(3):
-    idx = torch.randint(0, 10, (5,))
-    loss = head(table[idx]).pow(2).mean()
-    loss.backward()
-""", line=4, fixed="""\
-import torch
-torch.manual_seed(0)
-emb = torch.nn.Embedding(10, 4)
-head = torch.nn.Linear(4, 1)
-for step in range(3):
-    table = emb.weight.softmax(dim=1)
-    idx = torch.randint(0, 10, (5,))
-    loss = head(table[idx]).pow(2).mean()
-    loss.backward()
-"""),
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-enc = torch.nn.Linear(3, 4)
-head = torch.nn.Linear(4, 1)
-opt = torch.optim.SGD([*enc.parameters(), *head.parameters()], lr=0.1)
-data = torch.randn(6, 3)
-
-codes = torch.tanh(enc(data))
-for epoch in range(2):
-    for b in range(0, 6, 3):
-        loss = head(codes[b:b + 3]).pow(2).mean()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-""", line=8, fixed="""\
-import torch
-torch.manual_seed(0)
-enc = torch.nn.Linear(3, 4)
-head = torch.nn.Linear(4, 1)
-opt = torch.optim.SGD([*enc.parameters(), *head.parameters()], lr=0.1)
-data = torch.randn(6, 3)
-
-for epoch in range(2):
-    for b in range(0, 6, 3):
-        codes = torch.tanh(enc(data))
-        loss = head(codes[b:b + 3]).pow(2).mean()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-"""),
-)
-
-GOOD = (
-    Example(code="""\
-import torch
-feature_extractor = torch.nn.Linear(6, 4)
-model = torch.nn.Linear(4, 2)
-images = torch.randn(4, 6)
-with torch.no_grad():
-    prev_ft = feature_extractor(images[0])
-for i in range(1, len(images)):
-    loss = model(feature_extractor(images[i]) - prev_ft).pow(2).mean()
-    loss.backward()
-"""),
-    Example(code="""\
-import torch
-scale = torch.tensor(2.0)
-model = torch.nn.Linear(3, 1)
-for i in range(3):
-    loss = (model(torch.randn(4, 3)) * scale).pow(2).mean()
-    loss.backward()
-"""),
-)
 
 
 def before_loop_names(ev: Evidence) -> list[tuple[str, int]]:
@@ -207,6 +99,7 @@ def plans(hit: Hit, ev: Evidence) -> list:
     once under no_grad. With no optimizer in the cell, move it in when this tensor is the only
     way its source is used in the loop."""
     from ...fixes.plan import plan
+    from .tensor_reused_across_iterations import makes_parameter
 
     name, loop_line = hit.fact("name"), int(hit.fact("loop_line"))
     made = next((a for a in ev.code.assigns if a.line == hit.line and name in a.targets), None)
@@ -217,6 +110,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
     trained = trained_by_optimizer(ev, made.reads if made else None)
     only_here = only_here if trained is None else trained
     plans = [plan("wrap_no_grad", line=hit.line), plan("move_into_loop", line=hit.line, loop_line=loop_line)]
+    if made is not None and makes_parameter(made):  # a derived parameter: keep the parameter, derive it per call
+        return [plan("parameter_in_forward", facts={"name": name}, line=hit.line), *plans[1:]]
     if hit.variant == "loss":  # a loss under no_grad could not be backpropagated at all
         return list([plan("move_into_loop", title="recompute_in_loop", line=hit.line,
                                                     loop_line=loop_line)])

@@ -23,6 +23,11 @@ def _container_sources(ev: Evidence) -> list[tuple[str, int]]:
     return out
 
 
+def makes_parameter(a) -> bool:
+    """`torch.exp(nn.Parameter(...))`: a value derived from a parameter created on the spot."""
+    return any(r.split(".")[-1] == "Parameter" for r in a.reads) and (a.call or "").split(".")[-1] != "Parameter"
+
+
 def _set_in_constructor(ev: Evidence) -> list[tuple[str, int]]:
     """A module keeps a tensor it was given when built (`self.target = target` in `__init__`,
     the style-transfer loss modules) and never sets it again: the runtime found it stale on
@@ -33,7 +38,8 @@ def _set_in_constructor(ev: Evidence) -> list[tuple[str, int]]:
             continue
         attr = "self." + holder.path.rsplit(".", 1)[1]
         made = [a for a in ev.code.assigns_to(attr) if not a.detached and not a.no_grad]
-        if made and all(getattr(ev.code.function_at(a.line), "name", "") == "__init__" for a in ev.code.assigns_to(attr)):
+        if made and all(getattr(ev.code.function_at(a.line), "name", "") == "__init__" for a in ev.code.assigns_to(attr)) \
+                and not any(makes_parameter(a) for a in made):  # derived from a parameter made there: computed before the loop
             out.append((attr, max(a.line for a in made)))
     return out
 

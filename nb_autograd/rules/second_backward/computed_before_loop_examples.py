@@ -1,0 +1,155 @@
+"""Runnable examples for computed_before_loop (kept apart: the rule module stays small)."""
+from __future__ import annotations
+
+from ..base import Example
+
+BAD = (
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+feature_extractor = torch.nn.Linear(6, 4)
+model = torch.nn.Linear(4, 2)
+images = torch.randn(4, 6)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    opt.zero_grad()
+    prev_ft = feature_extractor(images[0])
+    for i in range(1, len(images)):
+        s = model(feature_extractor(images[i]) - prev_ft)
+        loss = s.pow(2).mean()
+        loss.backward()
+    opt.step()
+""", line=9, fixed="""\
+import torch
+torch.manual_seed(0)
+feature_extractor = torch.nn.Linear(6, 4)
+model = torch.nn.Linear(4, 2)
+images = torch.randn(4, 6)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    opt.zero_grad()
+    with torch.no_grad():
+        prev_ft = feature_extractor(images[0])
+    for i in range(1, len(images)):
+        s = model(feature_extractor(images[i]) - prev_ft)
+        loss = s.pow(2).mean()
+        loss.backward()
+    opt.step()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+emb = torch.nn.Embedding(10, 4)
+table = emb.weight.softmax(dim=1)
+head = torch.nn.Linear(4, 1)
+for step in range(3):
+    idx = torch.randint(0, 10, (5,))
+    loss = head(table[idx]).pow(2).mean()
+    loss.backward()
+""", line=4, fixed="""\
+import torch
+torch.manual_seed(0)
+emb = torch.nn.Embedding(10, 4)
+head = torch.nn.Linear(4, 1)
+for step in range(3):
+    table = emb.weight.softmax(dim=1)
+    idx = torch.randint(0, 10, (5,))
+    loss = head(table[idx]).pow(2).mean()
+    loss.backward()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+enc = torch.nn.Linear(3, 4)
+head = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD([*enc.parameters(), *head.parameters()], lr=0.1)
+data = torch.randn(6, 3)
+
+codes = torch.tanh(enc(data))
+for epoch in range(2):
+    for b in range(0, 6, 3):
+        loss = head(codes[b:b + 3]).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+""", line=8, fixed="""\
+import torch
+torch.manual_seed(0)
+enc = torch.nn.Linear(3, 4)
+head = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD([*enc.parameters(), *head.parameters()], lr=0.1)
+data = torch.randn(6, 3)
+
+for epoch in range(2):
+    for b in range(0, 6, 3):
+        codes = torch.tanh(enc(data))
+        loss = head(codes[b:b + 3]).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""),
+    Example(code="""\
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+class Kernel(nn.Module):
+    def __init__(self, length_scale=1.0):
+        super().__init__()
+        self.length_scale = torch.exp(nn.Parameter(torch.log(torch.tensor(length_scale))))
+
+    def forward(self, x):
+        return torch.exp(-(x / self.length_scale) ** 2)
+
+kernel = Kernel()
+head = nn.Linear(4, 1)
+opt = torch.optim.Adam(head.parameters(), lr=0.1)
+for step in range(3):
+    opt.zero_grad()
+    loss = head(kernel(torch.randn(8, 4))).pow(2).mean()
+    loss.backward()
+    opt.step()
+""", line=7, note="a parameter made and transformed in __init__ (MiniGP#13): the raw one is kept, the "
+                  "transform done per call", fixed="""\
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+class Kernel(nn.Module):
+    def __init__(self, length_scale=1.0):
+        super().__init__()
+        self.log_length_scale = nn.Parameter(torch.log(torch.tensor(length_scale)))
+
+    def forward(self, x):
+        return torch.exp(-(x / torch.exp(self.log_length_scale)) ** 2)
+
+kernel = Kernel()
+head = nn.Linear(4, 1)
+opt = torch.optim.Adam(head.parameters(), lr=0.1)
+for step in range(3):
+    opt.zero_grad()
+    loss = head(kernel(torch.randn(8, 4))).pow(2).mean()
+    loss.backward()
+    opt.step()
+"""),
+)
+
+GOOD = (
+    Example(code="""\
+import torch
+feature_extractor = torch.nn.Linear(6, 4)
+model = torch.nn.Linear(4, 2)
+images = torch.randn(4, 6)
+with torch.no_grad():
+    prev_ft = feature_extractor(images[0])
+for i in range(1, len(images)):
+    loss = model(feature_extractor(images[i]) - prev_ft).pow(2).mean()
+    loss.backward()
+"""),
+    Example(code="""\
+import torch
+scale = torch.tensor(2.0)
+model = torch.nn.Linear(3, 1)
+for i in range(3):
+    loss = (model(torch.randn(4, 3)) * scale).pow(2).mean()
+    loss.backward()
+"""),
+)
