@@ -2,7 +2,8 @@
 ids (`cell-<index>`) in the header's order: the right cause; the right place (the root's cell
 or file, line within 1); the first fix, put where it says (that cell by its id, or that
 file), runs clean in the same order; it trains like the expert's fix (the same trained
-tensors at the end); and correct notebooks get no diagnosis at all.
+tensors at the end: modules' parameters, and leaf tensors that require grad, alone or in a
+list); and correct notebooks get no diagnosis at all.
 `python tests/realworld/score_notebooks.py [--json OUT] CASE_DIR_OR_PARENT...`"""
 from __future__ import annotations
 
@@ -31,6 +32,10 @@ def _trained(ns):
                 out.setdefault(id(t), (set(), t))[0].add(f'{name}.{p}')
         elif isinstance(value, _t.Tensor) and value.is_leaf and value.requires_grad:
             out.setdefault(id(value), (set(), value))[0].add(name)
+        elif isinstance(value, (list, tuple)):  # MAML's `vars`: trained tensors kept in a list
+            for i, t in enumerate(value):
+                if isinstance(t, _t.Tensor) and t.is_leaf and t.requires_grad:
+                    out.setdefault(id(t), (set(), t))[0].add(f'{name}[{i}]')
     return [(sorted(n), t.detach().clone()) for n, t in out.values()]
 _t.save(_trained(globals()), %r)
 """

@@ -200,16 +200,28 @@ def _helper_repeats(ev: Evidence, first: int, line: int) -> bool:
         not any(n.endswith(".grad") for n, r in ev.code.reads if first < r < calls[0].line)
 
 
+_CREATES = frozenset({"tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty", "rand", "randn",
+                      "randint", "arange", "linspace", "eye", "ones_like", "zeros_like", "randn_like", "rand_like"})
+
+
+def _made_fresh(a) -> bool:
+    """A tensor created from nothing (`torch.randn(..., requires_grad=True)`, inputs) or an
+    object built by a constructor (`nn.Linear(...)`, `Adam(...)`): what the loss is computed
+    FROM. Copying it would start the parameters or the data again at every run."""
+    last = (a.call or "").split(".")[-1]
+    return last in _CREATES or last[:1].isupper()
+
+
 def _built_by(ev: Evidence, line: int) -> tuple[int, ...]:
     """The assignments of `line`'s cell (piece) that the value made at `line` is computed from,
-    and `line` itself, in order."""
+    and `line` itself, in order; not the tensors and objects it starts from."""
     piece = ev.program.piece_at(line) if ev.program else None
     first = piece.first if piece else 1
     assigns = sorted((a for a in ev.code.assigns if first <= a.line <= line), key=lambda a: a.line)
     made = next((a for a in assigns if a.line == line), None)
     needed, out = set(made.reads) if made else set(), [line]
     for a in reversed([a for a in assigns if a.line < line]):
-        if set(a.targets) & needed and ev.code.loops_at(a.line) == ev.code.loops_at(line):
+        if set(a.targets) & needed and ev.code.loops_at(a.line) == ev.code.loops_at(line) and not _made_fresh(a):
             out.append(a.line)
             needed |= set(a.reads or ())
     return tuple(sorted(out))
