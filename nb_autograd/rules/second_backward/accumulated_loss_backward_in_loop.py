@@ -280,12 +280,24 @@ for j in range(5):
 
 
 def _accumulators(ev: Evidence) -> dict[str, int]:
-    """Names accumulated (x += ..., x = x + ...) inside the loop and carried across it."""
+    """Names accumulated (x += ..., x = x + ...) inside the loop and carried across it; not in
+    a constructor or a helper only the constructor calls (a total built once, at set-up)."""
     out: dict[str, int] = {}
     for a in ev.code.assigns:
-        if a.accumulates and not a.detached and ev.in_loop_scope(a.line, a.targets[0]) and ev.carried(a.targets[0]):
+        if a.accumulates and not a.detached and ev.in_loop_scope(a.line, a.targets[0]) and ev.carried(a.targets[0]) \
+                and not _set_up_only(ev, a.line):
             out.setdefault(a.targets[0], a.line)
     return out
+
+
+def _set_up_only(ev: Evidence, line: int) -> bool:
+    f = ev.code.function_at(line)
+    if f is None:
+        return False
+    if f.name == "__init__":
+        return True
+    sites = [c.line for c in ev.code.calls if c.func == f.name or c.func.endswith("." + f.name)]
+    return bool(sites) and all(getattr(ev.code.function_at(s), "name", "") == "__init__" for s in sites)
 
 
 def _added_to_after_backward(ev: Evidence) -> tuple[str, int, int, int] | None:

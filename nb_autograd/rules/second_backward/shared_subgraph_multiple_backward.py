@@ -76,8 +76,23 @@ def _losses_of_one_update_in_loop(ev: Evidence) -> tuple[str, int] | None:
     return None
 
 
+def _per_loss_grads(ev: Evidence) -> bool:
+    """`for name, loss_t in losses.items(): grads = autograd.grad(loss_t, params)` (PCGrad,
+    GradNorm): the call that freed the graph is this same line, run on the previous loss of a
+    collection built from one forward pass; each task's gradient is meant to be read apart."""
+    site, loop = ev.backward_site, ev.loop
+    if site is None or site.kind != "grad" or loop is None or ev.same_root_call or not ev.freeing_calls:
+        return False
+    looped = {n for a in ev.code.assigns if a.line == loop.line for n in a.targets}
+    return all(c.line == site.line for c in ev.freeing_calls) and bool(set(site.names) & looped) and ev.freed_in_same_pass
+
+
 def match(ev: Evidence) -> Hit | None:
     site = ev.backward_site
+    if _per_loss_grads(ev):
+        return Hit(CAUSE, site.line, 0.85, facts=(("line", str(site.line)), ("first_line", str(site.line)),
+                                                  ("name", site.receiver), ("loop_line", str(ev.loop.line))),
+                   variant="per_loss_grads")
     if site is None or ev.same_root_call or ev.freed_by_grad_only or ev.replayed_stores:
         return None  # a replayed stale tensor (a GAN's history pool) is reuse, not a shared subgraph
     one_update = _losses_of_one_update_in_loop(ev)
@@ -216,6 +231,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
     from ...fixes.plan import plan
 
     first, line = int(hit.fact("first_line")), int(hit.fact("line"))  # the second backward
+    if hit.variant == "per_loss_grads":  # the gradients are read apart on purpose: keep the graph for the next loss
+        return [plan("add_retain_graph", title="retain_for_next_loss", line=line)]
     plans = [plan("sum_loop_backward", line=line)]
     if hit.variant == "sum_in_loop":  # one update's losses, one per iteration: sum them, one backward
         plans.append(plan("collect_loop_losses", title="sum_loop_backward", line=line, loop_line=int(hit.fact("loop_line"))))
