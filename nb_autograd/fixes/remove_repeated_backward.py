@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import autograd_function, backward_call, code_of, load, only_small, with_body
+from .cst import autograd_function, backward_call, calls_in, code_of, load, only_small, with_body
 
 
 def _receiver(call: cst.Call) -> str | None:
@@ -35,8 +35,8 @@ def remove_repeated_backward(source: str, *, line: int, kept: int | None = None,
     stmt, call = _backward(tree, line) if tree else (None, None)
     if call is None:
         return None
-    if kept is not None:
-        if kept == line or _backward(tree, kept)[1] is None:
+    if kept is not None:  # the call kept may be an autograd.grad() of the same loss (it reads what it needs)
+        if kept == line or not any(backward_call(c, tree) is not None for c in calls_in(tree.statement(kept) or cst.Pass())):
             return None
     else:
         receiver = _receiver(call)

@@ -2,146 +2,11 @@
 from __future__ import annotations
 
 from ...evidence import Evidence
-from ..base import Example, Hit
+from ..base import Hit
+from .double_backward_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "double_backward"
 SYMPTOM = "second_backward"
-
-BAD = (
-    Example(code="""\
-import torch
-model = torch.nn.Linear(5, 2)
-inputs = torch.randn(5)
-target = torch.tensor([0.3, 0.7])
-loss = torch.nn.functional.cross_entropy(model(inputs), target)
-loss.backward()
-print(model.weight.grad.sum())
-loss.backward()
-""", line=8, fixed="""\
-import torch
-model = torch.nn.Linear(5, 2)
-inputs = torch.randn(5)
-target = torch.tensor([0.3, 0.7])
-loss = torch.nn.functional.cross_entropy(model(inputs), target)
-loss.backward()
-print(model.weight.grad.sum())
-"""),
-    Example(code="""\
-import torch
-w = torch.randn(3, requires_grad=True)
-loss = (w.sin() ** 2).sum()
-(g,) = torch.autograd.grad(loss, w)
-loss.backward()
-""", line=5, fixed="""\
-import torch
-w = torch.randn(3, requires_grad=True)
-loss = (w.sin() ** 2).sum()
-(g,) = torch.autograd.grad(loss, w, retain_graph=True)
-loss.backward()
-"""),
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-critic = torch.nn.Sequential(torch.nn.Linear(2, 8), torch.nn.Softplus(), torch.nn.Linear(8, 1))
-x = torch.randn(4, 2, requires_grad=True)
-score = critic(x)
-(grad_x,) = torch.autograd.grad(score.sum(), x)
-penalty = ((grad_x.norm(dim=1) - 1) ** 2).mean()
-loss = -score.mean() + penalty
-loss.backward()
-""", line=9, note="grad() without create_graph freed the critic graph that backward() needs", fixed="""\
-import torch
-torch.manual_seed(0)
-critic = torch.nn.Sequential(torch.nn.Linear(2, 8), torch.nn.Softplus(), torch.nn.Linear(8, 1))
-x = torch.randn(4, 2, requires_grad=True)
-score = critic(x)
-(grad_x,) = torch.autograd.grad(score.sum(), x, create_graph=True)
-penalty = ((grad_x.norm(dim=1) - 1) ** 2).mean()
-loss = -score.mean() + penalty
-loss.backward()
-"""),
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-net = torch.nn.Linear(3, 1)
-opt = torch.optim.SGD(net.parameters(), lr=0.1)
-
-
-def apply(loss):
-    loss.backward()
-    opt.step()
-
-
-for step in range(2):
-    opt.zero_grad()
-    loss = net(torch.randn(4, 3)).pow(2).mean()
-    loss.backward()
-    apply(loss)
-""", line=8, fixed="""\
-import torch
-torch.manual_seed(0)
-net = torch.nn.Linear(3, 1)
-opt = torch.optim.SGD(net.parameters(), lr=0.1)
-
-
-def apply(loss):
-    loss.backward()
-    opt.step()
-
-
-for step in range(2):
-    opt.zero_grad()
-    loss = net(torch.randn(4, 3)).pow(2).mean()
-    apply(loss)
-"""),
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-model = torch.nn.Linear(3, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-norms = []
-for step in range(2):
-    opt.zero_grad()
-    loss = model(torch.randn(4, 3)).pow(2).mean()
-    loss.backward()
-    params = list(model.parameters())
-    grads = torch.autograd.grad(loss, params)
-    norms.append(sum(g.pow(2).sum() for g in grads).item())
-    opt.step()
-""", line=11, note="a gradient-norm probe after backward() already filled .grad", fixed="""\
-import torch
-torch.manual_seed(0)
-model = torch.nn.Linear(3, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-norms = []
-for step in range(2):
-    opt.zero_grad()
-    loss = model(torch.randn(4, 3)).pow(2).mean()
-    loss.backward()
-    params = list(model.parameters())
-    grads = [p.grad for p in params]
-    norms.append(sum(g.pow(2).sum() for g in grads).item())
-    opt.step()
-"""),
-)
-
-GOOD = (
-    Example(code="""\
-import torch
-w = torch.ones(4, requires_grad=True)
-for step in range(3):
-    loss = (w * w).exp().sum()
-    loss.backward()
-"""),
-    Example(code="""\
-import torch
-w = torch.randn(3, requires_grad=True)
-loss = (w.sin() ** 2).sum()
-loss.backward(retain_graph=True)
-loss.backward()
-"""),
-)
-
 
 def match(ev: Evidence) -> Hit | None:
     first = ev.same_root_call
@@ -159,11 +24,26 @@ def match(ev: Evidence) -> Hit | None:
         return Hit(CAUSE, made, 0.97, facts=(("name", name), ("first_line", str(first.line or "?")),
                                              ("line", str(ev.line)), ("first_kind", first.kind)),
                    related=(("backward", ev.line),), variant="in_loop")
-    return Hit(CAUSE, ev.line, 0.97,
+    line = ev.line
+    if ev.failing_call and ev.failing_call.kind == "grad" and first.kind == "backward" and first.line \
+            and not _reads_stored_grads(ev):
+        line = first.line  # grad() of what backward() already did, on tensors with no .grad: the backward goes
+    return Hit(CAUSE, line, 0.97,
                facts=(("name", site.receiver if site else "loss"), ("first_line", str(first.line or "?")),
                       ("line", str(ev.line)), ("first_kind", first.kind)),
                related=(("first_backward", first.line),) if first.line else (),
                variant="in_loop" if ev.loop and first.stack_lines == ev.failing_call.stack_lines else first.kind)
+
+
+def _reads_stored_grads(ev: Evidence) -> bool:
+    """The failing grad() can be replaced by reading the `.grad` the backward stored (its
+    inputs are leaves); otherwise (MAML's fast weights) the backward is the one that goes."""
+    from ...fixes.read_stored_grads import read_stored_grads
+
+    call = next((c for c in ev.code.calls if c.line == ev.line and c.func.endswith("grad")), None)
+    loss = set(ev.backward_site.names) if ev.backward_site else set()
+    computed = any(a.call is None and a.reads for n in (call.arg_names - loss if call else ()) for a in ev.code.assigns_to(n))
+    return not computed and read_stored_grads(ev.capture.source, line=ev.line) is not None
 
 
 def _grad_feeds_loss(ev: Evidence, grad_line: int) -> bool:
@@ -247,7 +127,10 @@ def plans(hit: Hit, ev: Evidence) -> list:
             plans.append(plan("add_create_graph", line=first))
         plans.append(plan("add_retain_graph", line=first))
     elif hit.line and ev.failing_call and ev.failing_call.kind == "grad":  # grad() after backward()
-        plans.append(plan("read_stored_grads", line=hit.line))
+        if hit.line == ev.line:
+            plans.append(plan("read_stored_grads", line=hit.line))
+        else:  # the inputs are not leaves (fast weights): drop the backward, keep the grad
+            plans.append(plan("remove_repeated_backward", line=hit.line, kept=ev.line, later=False))
     elif hit.line:
         if first and _helper_repeats(ev, first, hit.line):
             plans.append(plan("remove_repeated_backward", line=first, kept=hit.line, later=False))
