@@ -21,7 +21,7 @@ if not hasattr(accuracy, "evaluate"):
     spec.loader.exec_module(accuracy)
 
 FLOORS = {  # counts reached on the tuning part; raise them as the rules improve, never lower them
-    "family_a": {"cause": 35, "line": 24, "fix_runs_clean": 30, "fix_matches_expert": 26},
+    "family_a": {"cause": 37, "line": 27, "fix_runs_clean": 33, "fix_matches_expert": 28},
     "family_b": {"cause": 13, "line": 10, "fix_runs_clean": 9, "fix_matches_expert": 9},
     "family_c": {"cause": 9, "line": 5, "fix_runs_clean": 8, "fix_matches_expert": 8},
 }

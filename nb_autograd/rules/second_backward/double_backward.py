@@ -8,6 +8,7 @@ from .double_backward_examples import BAD, GOOD  # noqa: F401  (the registry rea
 CAUSE = "double_backward"
 SYMPTOM = "second_backward"
 
+
 def match(ev: Evidence) -> Hit | None:
     first = ev.same_root_call
     site = ev.backward_site
