@@ -171,16 +171,18 @@ def cmd_fix(args) -> int:
     if isinstance(fix, str):
         print(fix, file=sys.stderr)
         return status
-    target = fix.target.file or os.path.abspath(args.path)
-    original = _read(args.path) if os.path.abspath(target) == os.path.abspath(args.path) \
-        else _read_text(target, "Python file")
-    diff = file_diff(original, fix.patched_source, target)
-    print(diff, end="")
+    edits = [(fix.target.file or os.path.abspath(args.path), fix.patched_source),
+             *((e.target.file or os.path.abspath(args.path), e.patched_source) for e in fix.also)]
+    for target, patched in edits:  # a moved statement changes every file it leaves or enters: all or none
+        original = _read(args.path) if os.path.abspath(target) == os.path.abspath(args.path) \
+            else _read_text(target, "Python file")
+        print(file_diff(original, patched, target), end="")
     if args.write:
-        os.replace(target, target + ".orig")
-        with open(target, "w", encoding="utf-8") as f:
-            f.write(fix.patched_source)
-        print(f"nb-autograd: wrote {_rel(target)} (original kept as {_rel(target)}.orig)", file=sys.stderr)
+        for target, patched in edits:
+            os.replace(target, target + ".orig")
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(patched)
+            print(f"nb-autograd: wrote {_rel(target)} (original kept as {_rel(target)}.orig)", file=sys.stderr)
     return status
 
 

@@ -1,6 +1,7 @@
 """Putting a fix into the notebook or a file: `%gradfix` and `nb-autograd fix`."""
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 from ..i18n import text
@@ -30,15 +31,18 @@ def parse_gradfix_args(line: str) -> tuple[int, bool, bool]:
 
 
 def write_file_fix(fix: Fix, lang: str, index: int, write: bool) -> None:
-    """A user file is never written unasked: show the diff; write only with --write."""
-    path = fix.target.file
-    print(fix.diff)
+    """A user file is never written unasked: show the diff; write only with --write. The other
+    files a fix changes (a moved statement) are shown and written with it, all or none."""
+    edits = [fix, *(e for e in fix.also if e.target.file)]
+    for edit in edits:
+        print(edit.diff)
     if not write:
-        print(text("ui.fix_file", lang, file=path, index=index))
+        print(text("ui.fix_file", lang, file=", ".join(e.target.file for e in edits), index=index))
         return
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(fix.patched_source)
-    print(text("ui.fix_written", lang, file=path))
+    for edit in edits:
+        with open(edit.target.file, "w", encoding="utf-8") as f:
+            f.write(edit.patched_source)
+        print(text("ui.fix_written", lang, file=edit.target.file))
 
 
 def gradfix_magic(shell, report: Report | None, line: str) -> None:
@@ -55,12 +59,23 @@ def gradfix_magic(shell, report: Report | None, line: str) -> None:
         return
     if fix.target.file:
         write_file_fix(fix, report.lang, index, write)
-        return
-    shell.set_next_input(fix.patched_source.rstrip("\n"), replace=replace)
-    print(text("ui.fix_placed", report.lang, index=index, title=fix.title,
-               where=text("ui.replaced" if replace else "ui.below", report.lang)))
-    if fix.target.cell is not None:
-        print(text("ui.fix_for_cell", report.lang, cell=fix.target.cell, cell_id=fix.target.cell_id or "?"))
-    for edit in fix.also:  # set_next_input places one cell: the others are shown, to be put by hand
-        unit = f"In [{edit.target.cell}]" if edit.target.cell is not None else edit.target.file or "?"
-        print(text("ui.fix_also", report.lang, unit=unit, cell_id=edit.target.cell_id or "?", diff=edit.diff))
+    else:
+        shell.set_next_input(fix.patched_source.rstrip("\n"), replace=replace)
+        print(text("ui.fix_placed", report.lang, index=index, title=fix.title,
+                   where=text("ui.replaced" if replace else "ui.below", report.lang)))
+        if fix.target.cell is not None:
+            print(text("ui.fix_for_cell", report.lang, cell=fix.target.cell, cell_id=fix.target.cell_id or "?"))
+        files = [e for e in fix.also if e.target.file]
+        if files:  # the cell is placed; the files it also changes follow the file rule
+            write_file_fix(replace_target(fix, files), report.lang, index, write)
+    for edit in fix.also:  # set_next_input places one cell: the other cells are shown, to be put by hand
+        if not edit.target.file:
+            print(text("ui.fix_also", report.lang, unit=f"In [{edit.target.cell}]", cell_id=edit.target.cell_id or "?",
+                       diff=edit.diff))
+
+
+def replace_target(fix: Fix, files: list) -> Fix:
+    """The fix seen from its first file edit, with the other file edits as its `also`."""
+    first = files[0]
+    return dataclasses.replace(fix, target=first.target, patched_source=first.patched_source, diff=first.diff,
+                               also=tuple(files[1:]))

@@ -92,3 +92,21 @@ def test_gradfix_of_a_two_cell_fix_places_one_cell_and_shows_the_other(shell):
     assert shell.rl_next_input == "b.backward()\nopt.step()"
     assert "also changes In [" in out and "-opt.step()" in out, out
     shell.rl_next_input = None
+
+
+def test_a_fix_that_changes_two_files_shows_both_and_writes_both_or_none(tmp_path, capsys):
+    from nb_autograd.capture.records import Place
+    from nb_autograd.fixes.apply import write_file_fix
+    from nb_autograd.report import Edit, Fix
+
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_text("x = 1\n"), b.write_text("y = 2\n")
+    fix = Fix("move_step_after_backward", "move", "x = 1\nstep()\n", diff="+step()", target=Place(file=str(a)),
+              also=(Edit(Place(file=str(b)), "y = 2\n", "-step()"),))
+    write_file_fix(fix, "en", 1, write=False)
+    out = capsys.readouterr().out
+    assert "+step()" in out and "-step()" in out and "--write" in out
+    assert a.read_text() == "x = 1\n" and b.read_text() == "y = 2\n"  # nothing written unasked
+    write_file_fix(fix, "en", 1, write=True)
+    assert a.read_text() == "x = 1\nstep()\n" and b.read_text() == "y = 2\n"
+    assert capsys.readouterr().out.count("wrote") == 2
