@@ -50,6 +50,12 @@ def test_one_replace_changes_both_cells_of_a_moved_step(page):
     first = widget.locator(".nba-fix").first
     assert first.locator('button[data-act="insert"]').count() == 0  # a move is applied whole, in place
     assert first.locator(".nba-diff").count() == 2  # both cells' diffs are shown
+    first.locator('button[data-act="copy"]').click()  # Copy takes both cells, each under its name
+    page.wait_for_function("el => el.querySelector('.nba-status').dataset.state === 'copied'",
+                           arg=first.element_handle())
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    assert copied.startswith("# this cell\n" + fix["patched_source"].rstrip("\n"))
+    assert copied.endswith(fix["also"][0]["patched_source"].rstrip("\n")) and "\n\n# In [" in copied
     first.locator('button[data-act="replace"]').click()
     assert first.locator(".nba-status").get_attribute("data-state") == "replaced"
     now = sources(page)

@@ -77,8 +77,11 @@ function fixView(model, fix, n, w, canEdit) {
     !also.length && h('button', { class: 'nba-btn primary', 'data-act': 'insert', onclick: act('insert') }, fmt(w.insert, { target })),
     h('button', { class: 'nba-btn', 'data-act': 'replace', onclick: act('replace') },
       fmt(w.replace, { target: [target, ...also.map((e) => e.target || w.this_cell)].join(' + ') }))].filter(Boolean) : [];
+  // a fix of several cells is copied whole, each cell's code under a comment naming it
+  const copied = also.length ? [{ target, source: fix.source }, ...also.map((e) => ({ target: e.target || w.this_cell, source: e.source }))]
+    .map((e) => `# ${e.target}\n${e.source}`).join('\n\n') : fix.source;
   buttons.push(h('button', { class: 'nba-btn', 'data-act': 'copy',
-    onclick: async () => say((await copyText(fix.source)) ? 'copied' : 'copy_failed') }, w.copy));
+    onclick: async () => say((await copyText(copied)) ? 'copied' : 'copy_failed') }, w.copy));
   if (!canEdit) say('no_notebook');
   return h('li', { class: 'nba-fix', 'data-kind': fix.kind },
     h('div', { class: 'nba-fix-title', text: fix.title }), fix.note && h('div', { class: 'nba-note', text: fix.note }),
