@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import code_of, load, reads_of, with_body
+from ..evidence.program import MARK
+from .cst import code_of, facts_of, load, reads_of, with_body
 from .move_statement import is_step
 
-_PIECE = '"nb_autograd: piece '  # a notebook joined into one program: cells are separated by these
+_PIECE = MARK.split("{")[0]  # a notebook joined into one program: its cells are separated by these
 
 
 def recompute_after_step(source: str, step_line: int, loss_line: int | None = None,
@@ -40,27 +41,10 @@ def recompute_after_step(source: str, step_line: int, loss_line: int | None = No
 def _dead_after_move(stmt: cst.CSTNode, body: list, step_at: int) -> bool:
     """Nothing between `stmt` and the step reads what it assigns, and no cell boundary lies
     between them: the original can go."""
-    targets = _targets(stmt)
+    targets = {n for a in facts_of([stmt]).assigns for n in a.targets}
     if not targets:
         return False
     between = body[body.index(stmt) + 1:step_at]
     if any(code_of(s).strip().startswith(_PIECE) for s in between):
         return False
     return not any(reads_of(s, targets) for s in between)
-
-
-def _targets(stmt: cst.CSTNode) -> set[str]:
-    names: set[str] = set()
-    for small in getattr(stmt, "body", ()):
-        if isinstance(small, cst.Assign):
-            for t in small.targets:
-                names |= {n.value for n in _names(t.target)}
-    return names
-
-
-def _names(node: cst.CSTNode) -> list[cst.Name]:
-    if isinstance(node, cst.Name):
-        return [node]
-    if isinstance(node, (cst.Tuple, cst.List)):
-        return [n for e in node.elements for n in _names(e.value)]
-    return []

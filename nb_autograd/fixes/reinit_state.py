@@ -7,6 +7,7 @@ means the state to run on across batches, and the state is detached instead."""
 from __future__ import annotations
 
 import libcst as cst
+import libcst.matchers as m
 
 from .cst import LOOP, calls_in, dotted, load
 
@@ -15,20 +16,14 @@ def _initialiser(cls: cst.ClassDef, attr: str) -> str | None:
     """The method `__init__` sets `self.<attr>` from (`self.hidden = self.init_hidden()`)."""
     methods = {f.name.value: f for f in cls.body.body if isinstance(f, cst.FunctionDef)}
     init = methods.get("__init__")
-    for node in _walk(init) if init else ():
-        if isinstance(node, cst.Assign) and [dotted(t.target) for t in node.targets] == [f"self.{attr}"] \
+    for node in m.findall(init, m.Assign()) if init else ():
+        if [dotted(t.target) for t in node.targets] == [f"self.{attr}"] \
                 and isinstance(node.value, cst.Call) and not node.value.args:
             name = (dotted(node.value.func) or "").removeprefix("self.")
             method = methods.get(name)
             if method is not None and name != "__init__" and len(method.params.params) == 1:
                 return name
     return None
-
-
-def _walk(node: cst.CSTNode):
-    yield node
-    for child in node.children:
-        yield from _walk(child)
 
 
 def _instances(tree, cls: cst.ClassDef) -> set[str]:

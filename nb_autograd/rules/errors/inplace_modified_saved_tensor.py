@@ -6,7 +6,7 @@ from collections import Counter
 from ...evidence import Evidence
 from ...evidence.errors import InplaceOp, read_errors
 from ...fixes.plan import plan
-from ..second_backward._optimizer_steps import depends_on, is_step
+from ..second_backward._optimizer_steps import depends_on, is_step, owners
 from ..base import Hit
 from .inplace_modified_saved_tensor_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
@@ -111,9 +111,8 @@ def _same_optimizer(ev: Evidence, step_line: int) -> bool:
 
 def _stepped_models(ev: Evidence, step_line: int) -> set[str]:
     """What the optimizer stepped at `step_line` trains (`Adam(D.parameters())` -> {"D"})."""
-    steps = [c for c in ev.code.calls if c.line == step_line and is_step(c)]
-    owners = {r for c in steps for a in ev.code.assigns_to(c.receiver) if a.targets == (c.receiver,) for r in a.reads}
-    return {o.removesuffix(".parameters") for o in owners if o.endswith(".parameters")}
+    read = set().union(*(owners(ev, c) for c in ev.code.calls if c.line == step_line and is_step(c)))
+    return {o.removesuffix(".parameters") for o in read if o.endswith(".parameters")}
 
 
 def _models_trained_after(ev: Evidence, step_line: int) -> set[str]:

@@ -24,7 +24,7 @@ def _call_sites(ev: Evidence, f) -> list[int]:
     return [c.line for c in ev.code.calls if c.func == f.name or c.func.endswith("." + f.name)]
 
 
-def _owners(ev: Evidence, step) -> set[str]:
+def owners(ev: Evidence, step) -> set[str]:
     """What the stepped optimizer was built from (`Adam(gen.parameters())` -> gen.parameters, ...);
     `opt_g, opt_d = ...` says not which reads are whose: nothing."""
     return {r for a in ev.code.assigns_to(step.receiver) if a.targets == (step.receiver,) for r in a.reads}
@@ -54,7 +54,7 @@ def trained_between(ev: Evidence, name: str, first: int, line: int) -> bool:
     (`optim_g = Adam(gen.parameters())` ... `fake = gen(z)` ... `optim_g.step()`): then the first
     loss rightly went through `name`, and the second loss's fresh copy takes it detached."""
     makers = {a.call for a in ev.code.assigns_to(name) if a.call}
-    return any(_trains(_owners(ev, step), makers) for step in steps_between(ev, first, line))
+    return any(_trains(owners(ev, step), makers) for step in steps_between(ev, first, line))
 
 
 def trained_after(ev: Evidence, shared: tuple[str, int], line: int) -> bool:
@@ -72,4 +72,4 @@ def trained_after(ev: Evidence, shared: tuple[str, int], line: int) -> bool:
         return True  # no step to tell what it trains (SAM's update_hessian): assume it needs them
     made = {m for m in depends_on(ev, {shared[0]}, shared[1], 0) - {shared[0]}
             if ev.code.assigns_to(m) or ev.code.assigns_to(m.split(".")[0])}  # the user's (netG, self.netD), not torch
-    return _trains(_owners(ev, steps[0]), made)
+    return _trains(owners(ev, steps[0]), made)
