@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import types
+import weakref
 from collections.abc import Callable
 
 import torch
@@ -85,7 +86,8 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
     elif isinstance(value, torch.nn.Module):  # a module keeps tensors of its own (a target, a history)
         for sub_path, module in list(value.named_modules())[:MAX_ITEMS]:
             attrs = {**vars(module), **module._buffers}  # a history kept as a buffer and reassigned
-            for name in [a for a in attrs if a in idents and isinstance(attrs[a], torch.Tensor)][:MAX_ITEMS]:
+            own = _user_class(type(module))  # a class in a user file: its attribute names are the user's too
+            for name in [a for a in attrs if (a in idents or own) and isinstance(attrs[a], torch.Tensor)][:MAX_ITEMS]:
                 yield f"{path}.{sub_path}.{name}" if sub_path else f"{path}.{name}", attrs[name]
             for hook in _hooks(module):
                 yield from _closure_values(hook, idents, depth)
@@ -137,6 +139,33 @@ def _closure_values(fn, idents: set[str], depth: int):
             yield from _tensor_values(name, content, idents, depth + 1)
 
 
+_MODIFIED = re.compile(r"modified by an inplace operation: \[torch\.\w+ \[([\d, ]*)\]\].*? is at version (\d+);")
+
+
+def _optimizers_writing(message: str, frames) -> tuple[str, ...]:
+    """The optimizers in the user's frames (`opt_g`, `self.optimizer_G`) with a parameter of the
+    shape and version an in-place error names: whose step() wrote the saved tensor."""
+    m = _MODIFIED.search(message)
+    if m is None:
+        return ()
+    shape, version = tuple(int(x) for x in m.group(1).split(",") if x.strip()), int(m.group(2))
+    found: list[str] = []
+    for frame in frames:
+        for name, value in list(frame.f_locals.items()):
+            candidates = [(name, value)]
+            if not isinstance(value, (torch.optim.Optimizer, *_NOT_OBJECTS)) and hasattr(value, "__dict__"):
+                try:
+                    candidates += [(f"{name}.{k}", v) for k, v in list(vars(value).items())[:MAX_ITEMS]]
+                except TypeError:
+                    pass
+            for path, opt in candidates:
+                if isinstance(opt, torch.optim.Optimizer) and path not in found and any(
+                        tuple(p.shape) == shape and p._version == version
+                        for g in opt.param_groups for p in g["params"]):
+                    found.append(path)
+    return tuple(found)
+
+
 def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tuple[Holder, ...]:
     found: dict[str, Holder] = {}
     for frame in frames:
@@ -169,14 +198,25 @@ def _user_modules_in_library_frames(frames) -> list:
     return found[:4]
 
 
+_USER_CLASSES: "weakref.WeakKeyDictionary[type, bool]" = weakref.WeakKeyDictionary()  # keeps no class alive
+
+
 def _user_class(cls) -> bool:
+    """Whether `cls` is defined in a user file (not torch, a library, or this package)."""
+    if cls in _USER_CLASSES:
+        return _USER_CLASSES[cls]
     import inspect
 
     try:
         path = inspect.getfile(cls)
     except (TypeError, OSError):
-        return False
-    return bool(path) and is_user_file(path)
+        path = None
+    found = bool(path) and is_user_file(path)
+    try:
+        _USER_CLASSES[cls] = found
+    except TypeError:
+        pass
+    return found
 
 
 def read_failure(exc: BaseException, tb, cell_filename: str, source: str, recorder: BackwardRecorder,
@@ -195,7 +235,8 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
     owned = _user_modules_in_library_frames([f for f, _ in frames])
     frames.clear()
     base = dict(error_type=type(exc).__name__, message=str(exc)[:4000], stack_lines=stack_lines, stack=stack,
-                unit=recorder.unit, ddp_parameters=_ddp_parameters([f for f, _ in user_frames]))
+                unit=recorder.unit, ddp_parameters=_ddp_parameters([f for f, _ in user_frames]),
+                written_by=_optimizers_writing(str(exc), [f for f, _ in user_frames]))
     if not roots:
         return Failure(**base)
     # half of the room at most, so graphs still alive from earlier readings leave room for later ones

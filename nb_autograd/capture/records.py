@@ -131,6 +131,7 @@ class Failure:
     unit: int = 0                  # the run (Source.unit) that raised
     ddp_parameters: tuple[str, ...] = ()  # a DistributedDataParallel module's trainable parameters, in its order
     leaves_apart: tuple[tuple[int, int], ...] = ()  # (freeing call, leaves its graph reaches without the stale part)
+    written_by: tuple[str, ...] = ()  # optimizers (as the frames name them) holding a parameter like the one an in-place error names
 
     @property
     def line(self) -> int | None:

@@ -9,7 +9,7 @@ from .backwards import RECORDER
 from .failure import read_failure
 from .marks import compile_unit
 from .records import Capture, Source
-from .session import SESSION, inner_frames, user_files
+from .session import SESSION, imported_files, inner_frames, user_files
 from .watch import Watcher
 
 
@@ -71,7 +71,9 @@ def _placed(capture: Capture, in_session: bool) -> Capture:
     calls = RECORDER.calls(capture.filename)
     stacks = ([capture.failure.stack] if capture.failure else []) + [c.stack for c in calls]
     frames = [f for stack in stacks for f in inner_frames(stack, {capture.filename})]
-    sources = user_files(frames, skip={capture.filename}) + (Source(key=capture.filename, text=capture.source),)
+    unit = Source(key=capture.filename, text=capture.source)
+    frames += [(path, 0) for path in imported_files([unit])]  # its own modules ran too, on a stack or not
+    sources = user_files(frames, skip={capture.filename}) + (unit,)
     return Capture(source=capture.source, filename=capture.filename, failure=capture.failure, backwards=calls,
                    watched=capture.watched, silent=capture.silent, sources=sources)
 

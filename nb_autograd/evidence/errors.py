@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .code_reader import dotted
-from .cuts import DETACHING, NO_GRAD_MODES
+from .cuts import DETACHING, NO_GRAD_MODES, NON_DIFFERENTIABLE
 
 _NOT_INPLACE = {"requires_grad_", "share_memory_", "zero_grad", "set_grad_enabled", "retain_grad",
                 "manual_seed", "add_module", "register_buffer", "apply_"}
@@ -33,7 +33,7 @@ class Cut:
     """An expression that leaves the graph: `.detach()`, `.item()`, `torch.tensor(...)`, ..."""
 
     line: int
-    kind: str        # detach | item | numpy | tolist | rebuild
+    kind: str        # detach | item | numpy | tolist | rebuild | indices
     text: str
 
 
@@ -182,6 +182,8 @@ class _Reader(ast.NodeVisitor):
             self.cuts.append(Cut(node.lineno, last.rstrip("_"), text))
         elif last in _REBUILD and name.partition(".")[0] in {"torch", "np", "numpy"} and not _literal(node.args):
             self.cuts.append(Cut(node.lineno, "rebuild", text))
+        elif last in NON_DIFFERENTIABLE and not node.args[1:] and (isinstance(node.func, ast.Attribute) or name.startswith("torch.")):
+            self.cuts.append(Cut(node.lineno, "indices", text))
         if "optim" in name or last in {"SGD", "Adam", "AdamW", "RMSprop"}:
             for arg in node.args[:1]:
                 for sub in ast.walk(arg):

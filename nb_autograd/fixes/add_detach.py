@@ -44,7 +44,25 @@ def _stored(small, names) -> dict:
         if isinstance(func, cst.Attribute) and func.attr.value in _STORING and positional and wanted(dotted(func.value)):
             arg = positional[-1].value
             return {arg: detach_value(arg)}
+        named = _named(call, positional)
+        if named is not None and wanted(named[0]):
+            return {named[1]: detach_value(named[1])}
     return {}
+
+
+def _named(call: cst.Call, positional: list) -> tuple[str, cst.BaseExpression] | None:
+    """(`obj.attr`, value) of `setattr(obj, "attr", v)` / `self.register_buffer("attr", v)` (as
+    the evidence reads named stores)."""
+    func = call.func
+    if isinstance(func, cst.Name) and func.value == "setattr" and len(positional) == 3:
+        obj, key, value = (a.value for a in positional)
+    elif isinstance(func, cst.Attribute) and dotted(func.value) == "self" and len(positional) >= 2:
+        obj, key, value = func.value, positional[0].value, positional[1].value
+    else:
+        return None
+    if not isinstance(key, cst.SimpleString) or not dotted(obj):
+        return None
+    return f"{dotted(obj)}.{key.evaluated_value}", value
 
 
 def add_detach(source: str, *, line: int, names=(), reads: bool = False) -> str | None:

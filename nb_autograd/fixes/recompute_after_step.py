@@ -23,17 +23,19 @@ def recompute_after_step(source: str, step_line: int, loss_line: int | None = No
     if not wanted or any(s is None for s in wanted) or not is_step(step):
         return None
     block, at = tree.block(step) or (None, None)
-    if block is None or any((tree.block(s) or (None,))[0] is not block for s in wanted):
+    if block is None or any(tree.block(s) is None or tree.line(s) > step_line or is_step(s) for s in wanted):
         return None
     body = list(block.body)
-    wanted = [s for s in body if any(s is w for w in wanted)]  # in the block's order
-    if any(body.index(s) > at for s in wanted) or any(is_step(s) for s in wanted):
-        return None
+    # a statement of another block (the fake made in the discriminator's loop, reused by the
+    # generator's) is copied after the step, never moved
+    elsewhere = sorted((s for s in wanted if tree.block(s)[0] is not block), key=tree.line)
+    wanted = elsewhere + [s for s in body if any(s is w for w in wanted)]  # in the source's order
     copies = [code_of(s).strip() for s in wanted]
     after = [code_of(s).strip() for s in body[at + 1:at + 1 + len(copies)]]
     if after == copies:
         return source  # already computed again after the step
     keep = [s for s in body if not any(s is w for w in wanted) or not _dead_after_move(s, body, at)]
+    wanted = [s.with_changes(leading_lines=()) if s in elsewhere else s for s in wanted]
     j = next(i for i, s in enumerate(keep) if s is step)
     return with_body(tree, block, keep[:j + 1] + list(wanted) + keep[j + 1:])
 

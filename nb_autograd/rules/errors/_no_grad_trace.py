@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from ...evidence import Evidence
 from ...evidence.errors import ErrorFacts
 
-_ORDER = ("numpy", "item", "tolist", "detach", "rebuild")
+_ORDER = ("numpy", "item", "tolist", "detach", "rebuild", "indices")
 _LIBRARIES = ("torch", "np", "numpy", "F", "nn", "math", "random")
 
 
 @dataclass(frozen=True)
 class CutSite:
     line: int
-    kind: str           # no_grad | no_grad_function | numpy | item | tolist | detach | rebuild
+    kind: str           # no_grad | no_grad_function | numpy | item | tolist | detach | rebuild | indices
     text: str
     edit_lines: tuple[int, ...] = ()  # lines a keep_in_graph fix must patch
     function: str = ""

@@ -45,7 +45,10 @@ def _score(ev: Evidence, op: InplaceOp, made_at: int | None, producer_wrote: boo
     made_here = {a.line for a in ev.code.assigns_to(op.target)} if op.target else set()
     if made_at is not None and made_at in made_here:
         score += 0.2
-    if op.kind == "step":
+    written = ev.failure.written_by if ev.failure else ()
+    if op.kind == "step" and written:  # the runtime found whose parameter it is: that optimizer's step
+        score += 0.5 if op.target in written else -0.3
+    elif op.kind == "step":
         score += 0.2 if producer in {"AsStrided", "T", "", "TBackward0"} or not producer else -0.3
         if ev.line is not None and op.line > ev.line:  # only through the loop's wrap-around: a step between
             score -= 0.05                                # the forward and this backward comes first
@@ -72,7 +75,12 @@ def _writes_callers_tensor(ev: Evidence, op: InplaceOp) -> bool:
 def match(ev: Evidence) -> Hit | None:
     if ev.line is None:
         return None
-    ops = read_errors(ev.capture.source).inplace_before(ev.line)
+    facts = read_errors(ev.capture.source)
+    ops = facts.inplace_before(ev.line)
+    loops = [(a, b) for a, b, kind in ev.scopes if kind == "loop" and a <= ev.line <= b]
+    # a step later in a loop around the backward runs before its next pass (found by the runtime)
+    ops += tuple(op for op in facts.inplace if op.kind == "step" and op not in ops and ev.failure.written_by
+                 and op.target in ev.failure.written_by and any(a <= op.line <= b for a, b in loops))
     if not ops:
         return Hit(CAUSE, ev.line, 0.4, facts=_facts(ev, None), variant="unknown")
     made_at = _producer_line(ev)
@@ -106,7 +114,7 @@ def _same_optimizer(ev: Evidence, step_line: int) -> bool:
     (a GAN steps two optimizers: there the second loss is recomputed instead)."""
     steps = [c for c in ev.code.calls if c.func.endswith(".step")]
     here = next((c.func for c in steps if c.line == step_line), None)
-    return here is not None and any(c.func == here for c in steps if c.line > (ev.line or 0))
+    return here is not None and any(c.func == here for c in steps if c.line > (ev.line or 0) and c.line != step_line)
 
 
 def _stepped_models(ev: Evidence, step_line: int) -> set[str]:
@@ -147,12 +155,27 @@ def _recompute_chain(ev: Evidence, step_line: int) -> tuple[int, ...]:
     return tuple(chain)
 
 
+def _made_before_loop(ev: Evidence, step_line: int) -> tuple[int, ...]:
+    """A tensor the failing loss reads that the stepped model made before the loop holding the
+    step and the backward (a GAN's fake from the discriminator's loop, reused by each generator
+    step): computed again after each step, it goes through the updated model."""
+    site, models = ev.backward_site, _stepped_models(ev, step_line)
+    loops = [l for l in ev.code.loops_at(step_line) if l.contains(ev.line)] if site and models else []
+    if not loops:
+        return ()
+    loop = loops[-1]
+    needed = depends_on(ev, set(site.names), ev.line, loop.line)
+    made = [a for a in ev.code.assigns if a.line < loop.line and set(a.targets) & needed and a.reads & models
+            and not any(loop.contains(b.line) for n in a.targets for b in ev.code.assigns_to(n))]
+    return (max(made, key=lambda a: a.line).line,) if made else ()
+
+
 def plans(hit: Hit, ev: Evidence) -> list:
     line, facts = hit.line, dict(hit.facts)
     plans = []
     if hit.variant == "step":
         loss_line = _loss_line(ev)
-        chain = _recompute_chain(ev, line)
+        chain = _recompute_chain(ev, line) or _made_before_loop(ev, line)
         # An earlier backward on a separate graph (no retain_graph), as in a GAN step, or a loss
         # that goes through the stepped model (the generator's loss through D): the failing
         # loss should be computed again from the updated parameters.

@@ -53,6 +53,11 @@ def plans(hit: Hit, ev: Evidence) -> list:
         plans.append(plan("inline_helper", line=int(hit.fact("call_line")), function=hit.fact("function")))
         if ev.code.line_text(line).lstrip().startswith(("with ", "@")):  # a decorator: the helper trains too
             plans.append(plan("remove_no_grad", with_line=line))
+    elif hit.variant == "indices":  # argmax'ed predictions: the loss must read the scores
+        edits = [int(x) for x in hit.fact("edits").split(",") if x]
+        later = [l for l in edits if l > line]
+        if later:
+            plans.append(plan("loss_from_scores", cut_line=line, loss_line=min(later)))
     elif edits := tuple(int(x) for x in hit.fact("edits").split(",") if x):
         plans.append(plan("keep_in_graph", lines=edits, names=tuple(n for n in hit.fact("names").split(",") if n)))
     return list(plans)

@@ -272,6 +272,29 @@ for step in range(2):
     loss = dice_loss(net(torch.randn(6, 4)), torch.ones(6, 1))
     loss.backward()
 """),
+    Example(code="""\
+import torch
+model = torch.nn.Linear(4, 3)
+criterion = torch.nn.MSELoss()
+x, y = torch.randn(8, 4), torch.randint(0, 3, (8,)).float()
+for epoch in range(2):
+    logits = model(x)
+    preds = logits.softmax(dim=1).argmax(dim=1).float()
+    loss = criterion(preds, y)
+    accuracy = (preds == y).float().mean()
+    loss.backward()
+""", line=7, note="argmax returns class indices: no gradient reaches the model", fixed="""\
+import torch
+model = torch.nn.Linear(4, 3)
+criterion = torch.nn.MSELoss()
+x, y = torch.randn(8, 4), torch.randint(0, 3, (8,)).float()
+for epoch in range(2):
+    logits = model(x)
+    preds = logits.softmax(dim=1).argmax(dim=1).float()
+    loss = torch.nn.functional.cross_entropy(logits, y.long())
+    accuracy = (preds == y).float().mean()
+    loss.backward()
+"""),
 )
 
 GOOD = (
@@ -292,6 +315,15 @@ head = torch.nn.Linear(8, 2)
 backbone.requires_grad_(False)
 target = torch.tensor([[0.5, -0.5]])
 loss = (head(backbone(torch.randn(1, 4))) - target).pow(2).mean()
+loss.backward()
+"""),
+    Example(code="""\
+import torch
+model = torch.nn.Linear(4, 3)
+x, y = torch.randn(8, 4), torch.randint(0, 3, (8,))
+logits = model(x)
+loss = torch.nn.functional.cross_entropy(logits, y)
+accuracy = (logits.argmax(dim=1) == y).float().mean()
 loss.backward()
 """),
 )

@@ -15,12 +15,13 @@ def _accumulators(ev: Evidence) -> dict[str, int]:
     out: dict[str, int] = {}
     for a in ev.code.assigns:
         if a.accumulates and not a.detached and ev.in_loop_scope(a.line, a.targets[0]) and ev.carried(a.targets[0]) \
-                and not _set_up_only(ev, a.line):
+                and not set_up_only(ev, a.line):
             out.setdefault(a.targets[0], a.line)
     return out
 
 
-def _set_up_only(ev: Evidence, line: int) -> bool:
+def set_up_only(ev: Evidence, line: int) -> bool:
+    """In a constructor, or a helper only constructors call: run once, at set-up."""
     f = ev.code.function_at(line)
     if f is None:
         return False
@@ -64,6 +65,8 @@ def match(ev: Evidence) -> Hit | None:
         if set(a.targets) & names and ev.in_loop_scope(a.line):
             names |= a.reads
     hit = [n for n in accumulators if n in names or n.split("[")[0] in names]
+    if ev.has_runtime_staleness and ev.holders:  # the runtime read the frames: a total holds part of the graph
+        hit = [n for n in hit if ev.holder(n.split("[")[0]) is not None]  # (`s_id += 1` counts; it holds no tensor)
     if not hit:
         return None
     name = hit[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...evidence import Evidence
 from ..base import Hit
-from .accumulated_loss_backward_in_loop import match as accumulated
+from .accumulated_loss_backward_in_loop import match as accumulated, set_up_only
 from .recurrent_state_not_detached import recurrent_states
 from .tensor_reused_across_iterations_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
@@ -44,6 +44,23 @@ def _set_in_constructor(ev: Evidence) -> list[tuple[str, int]]:
     return out
 
 
+def _kept_by_module(ev: Evidence) -> list[tuple[str, int]]:
+    """A module stores a tensor on itself in one of its methods (a cache, a history, a running
+    statistic: `self.cache = x`, `self.register_buffer("cache", x)`) and the runtime found that
+    attribute stale: (self.attr, the store's line)."""
+    out = []
+    for holder in ev.holders:
+        if not holder.stale or "." not in holder.path:
+            continue
+        attr = "self." + holder.path.rsplit(".", 1)[1]
+        stores = [s.line for s in ev.code.stores if s.container == attr and not s.detached]
+        stores += [a.line for a in ev.code.assigns_to(attr) if not a.detached and not a.no_grad and a.reads]
+        stores = [l for l in stores if ev.code.function_at(l) is not None and not set_up_only(ev, l)]
+        if stores:
+            out.append((attr, max(stores)))
+    return out
+
+
 def _restored_before_backward(ev: Evidence, name: str, line: int) -> bool:
     """The carried tensor was already replaced by this iteration's value before the backward
     ran (stored inside a forward/__call__, or above the backward), so what the name holds now
@@ -75,7 +92,8 @@ def match(ev: Evidence) -> Hit | None:
     recurrent = {name for name, _, _ in recurrent_states(ev)}
     loop_vars = {n for l in ev.code.loops for a in ev.code.assigns if a.line == l.line for n in a.targets}
     kept = _set_in_constructor(ev)  # seen stale on a module at run time: the strongest evidence here
-    sources = kept or _container_sources(ev) or _carried_sources(ev, recurrent | loop_vars)
+    cached = [] if kept else [s for s in _kept_by_module(ev) if s[0] not in recurrent]
+    sources = kept or cached or _container_sources(ev) or _carried_sources(ev, recurrent | loop_vars)
     if not sources:
         return None
     name, line = sources[0]
@@ -84,7 +102,9 @@ def match(ev: Evidence) -> Hit | None:
     facts = (("name", name), ("line", str(line)), ("backward_line", str(ev.line)))
     if store is not None and store.value:
         facts += (("value", store.value),)
-    return Hit(CAUSE, line, 0.88 if kept else 0.84 if ev.has_runtime_staleness else 0.55, facts=facts,
+    # a module's own cache is weaker than one set in its constructor: it may be computed once
+    # before the loop (a GAN's `self.fake_B` made before the critic's steps)
+    return Hit(CAUSE, line, 0.88 if kept else 0.85 if cached else 0.84 if ev.has_runtime_staleness else 0.55, facts=facts,
                related=(("backward", ev.line),), variant=kind)
 
 

@@ -238,7 +238,59 @@ for step in range(2):
     opt.zero_grad()
     loss.backward()
     opt.step()
-"""),)
+"""),
+    Example(code="""\
+import torch
+
+
+class Rotary(torch.nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.freqs = torch.nn.Parameter(torch.arange(dim) / dim)
+        self.register_buffer("cached", None, persistent=False)
+
+    def forward(self, t):
+        if self.cached is not None:
+            return self.cached
+        freqs = t[:, None] * self.freqs
+        self.register_buffer("cached", freqs, persistent=False)
+        return freqs
+
+
+rot, head = Rotary(4), torch.nn.Linear(4, 1)
+opt = torch.optim.SGD([*rot.parameters(), *head.parameters()], lr=0.1)
+for step in range(2):
+    loss = head(rot(torch.arange(3.0)).sin()).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=14, note="a module caches a tensor on itself in its forward (a named buffer); the runtime finds it stale", fixed="""\
+import torch
+
+
+class Rotary(torch.nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.freqs = torch.nn.Parameter(torch.arange(dim) / dim)
+        self.register_buffer("cached", None, persistent=False)
+
+    def forward(self, t):
+        if self.cached is not None:
+            return self.cached
+        freqs = t[:, None] * self.freqs
+        self.register_buffer("cached", freqs.detach(), persistent=False)
+        return freqs
+
+
+rot, head = Rotary(4), torch.nn.Linear(4, 1)
+opt = torch.optim.SGD([*rot.parameters(), *head.parameters()], lr=0.1)
+for step in range(2):
+    loss = head(rot(torch.arange(3.0)).sin()).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),
+)
 
 GOOD = (
     Example(code="""\
@@ -259,5 +311,31 @@ for step in range(3):
     loss = net(torch.randn(3)).pow(2).sum()
     loss.backward()
     history.append(loss.item())
+"""),
+    Example(code="""\
+import torch
+
+
+class Rotary(torch.nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.freqs = torch.nn.Parameter(torch.arange(dim) / dim)
+        self.register_buffer("cached", None, persistent=False)
+
+    def forward(self, t):
+        if self.cached is not None:
+            return self.cached
+        freqs = t[:, None] * self.freqs
+        self.register_buffer("cached", freqs.detach(), persistent=False)
+        return freqs
+
+
+rot, head = Rotary(4), torch.nn.Linear(4, 1)
+opt = torch.optim.SGD([*rot.parameters(), *head.parameters()], lr=0.1)
+for step in range(2):
+    loss = head(rot(torch.arange(3.0)).sin()).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
 """),
 )
