@@ -227,16 +227,22 @@ def scan_holders(namespace: dict, idents: set[str], origin, ranges) -> list[Kept
     out = []
     for path, roots in groups.items():
         ids = {r._sequence_nr() for r in roots}
-        if any(sum(lo <= i <= hi for i in ids) >= min(2, len(ids)) for lo, hi in ranges):
-            continue
         per_line: dict[int, set[int]] = {}
         nodes = size = 0
+        oldest = NO_SEQ
         for node in walk(roots, WALK_LIMIT):
             nodes += 1
-            line, iteration = origin(node._sequence_nr())
+            seq = node._sequence_nr()
+            oldest = min(oldest, seq) if seq != NO_SEQ else oldest
+            line, iteration = origin(seq)
             if line is not None:
                 per_line.setdefault(line, set()).add(iteration)
             size += live_bytes((node,))
+        # backpropagated as a whole (a loss summed over the loop): one backward's graph held it
+        # all, from its roots down to its oldest node (a running statistic updated inside each
+        # forward sits in the last step's graph, but reaches far older steps)
+        if any(sum(lo <= i <= hi for i in ids) >= min(2, len(ids)) and oldest >= lo for lo, hi in ranges):
+            continue
         lines = tuple(sorted(l for l, its in per_line.items() if len(its) >= SPAN))
         if lines:
             out.append(KeptGraph(path, nodes, size, max(len(per_line[l]) for l in lines), lines))

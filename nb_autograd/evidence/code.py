@@ -101,3 +101,21 @@ class CodeFacts:
         inside = [a.line for a in self.assigns_to(name) if loop.contains(a.line)]
         reads = [r for r in self.read_lines(name) if loop.contains(r)]
         return bool(inside) and any(r <= min(inside) for r in reads)
+
+    def set_up_only(self, line: int) -> bool:
+        """In a constructor, or a helper only constructors call: run once, at set-up."""
+        f = self.function_at(line)
+        if f is None:
+            return False
+        if f.name == "__init__":
+            return True
+        sites = [c.line for c in self.calls if c.func == f.name or c.func.endswith("." + f.name)]
+        return bool(sites) and all(getattr(self.function_at(s), "name", "") == "__init__" for s in sites)
+
+    def attribute_writes(self, attr: str) -> tuple[int, ...]:
+        """Lines of a module's methods that put a value with a graph into `self.attr` (an
+        assignment, a named buffer), after set-up: where a cache or a statistic is kept."""
+        lines = [s.line for s in self.stores if s.container == attr and not s.detached]
+        lines += [a.line for a in self.assigns_to(attr) if not a.detached and not a.no_grad and a.reads]
+        return tuple(sorted(l for l in set(lines) if self.function_at(l) is not None and not self.set_up_only(l)))
+

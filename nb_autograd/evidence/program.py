@@ -189,7 +189,7 @@ def build_program(capture: Capture, users: bool = True, writers: bool = False) -
     # used an object the failing run reads (`for p in net.parameters(): p.requires_grad = False`
     # changes `net` without assigning it)
     names = {s.unit: _names(s.text) for s in history}
-    used = names[failing.unit][1] - names[failing.unit][0]
+    used = names[failing.unit][1]  # read, even when also assigned there (`model = train(model)`)
     if users:
         chosen |= {u for u, (_, read) in names.items() if u < failing.unit and read & used - _BUILTIN_NAMES}
     for _ in range(4):

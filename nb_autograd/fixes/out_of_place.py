@@ -1,5 +1,5 @@
 """Replace an in-place write at one line by its out-of-place form, so the tensor autograd
-saved keeps its version: `y += z` -> `y = y + z`, `x.add_(1)` -> `x = x.add(1)`,
+saved keeps its version: `y += z` -> `y = y + z` (`xs[i] += z` -> `xs[i] = xs[i] + z` for a list), `x.add_(1)` -> `x = x.add(1)`,
 `relu(inplace=True)` -> `relu()` (with every_flag, at every call in the source: the
 in-place layers of a model are switched off together, which changes no value)."""
 from __future__ import annotations
@@ -30,7 +30,7 @@ class _OutOfPlace(cst.CSTTransformer):
         body = []
         for before, small in zip(original.body, updated.body):
             if isinstance(small, cst.AugAssign) and type(small.operator) in _BINARY \
-                    and isinstance(small.target, (cst.Name, cst.Attribute)):
+                    and isinstance(small.target, (cst.Name, cst.Attribute, cst.Subscript)):  # an element of a list too
                 op = _BINARY[type(small.operator)]()
                 value = cst.BinaryOperation(small.target, op, small.value)
                 small = cst.Assign([cst.AssignTarget(small.target)], value)

@@ -16,7 +16,7 @@ KINDS = ("add_detach", "detach_state", "wrap_no_grad", "move_backward_after_loop
          "sum_loop_backward", "collect_loop_losses", "read_stored_grads", "copy_into_loop", "reset_module_state", "reset_before_accumulating",
          "assign_detach", "recompute_shared", "reinit_state", "parameter_in_forward",
          # family C
-         "add_zero_grad", "detach_accumulated",
+         "add_zero_grad", "detach_accumulated", "detach_statistics",
          # family B
          "out_of_place", "clone_before_write", "move_step_after_backward", "recompute_after_step", "remove_no_grad",
          "keep_in_graph", "unfreeze", "add_requires_grad", "init_under_no_grad", "reduce_to_scalar",

@@ -29,6 +29,9 @@ def recompute_after_step(source: str, step_line: int, loss_line: int | None = No
     # a statement of another block (the fake made in the discriminator's loop, reused by the
     # generator's) is copied after the step, never moved
     elsewhere = sorted((s for s in wanted if tree.block(s)[0] is not block), key=tree.line)
+    function = tree.enclosing(step, cst.FunctionDef)
+    if any(tree.enclosing(s, cst.FunctionDef) is not function for s in elsewhere):
+        return None  # another function's locals are not there to compute it again
     wanted = elsewhere + [s for s in body if any(s is w for w in wanted)]  # in the source's order
     copies = [code_of(s).strip() for s in wanted]
     after = [code_of(s).strip() for s in body[at + 1:at + 1 + len(copies)]]

@@ -1,6 +1,7 @@
 """Validate the real-world notebook cases WITHOUT nb_autograd: the header is complete, a bad
 notebook raises its family's error in the last cell of its order (and nowhere before), a
-clean one and every expert fix run clean in the same order.
+clean one and every expert fix run clean in the same order, and the expert fix trains the same
+parameters on every run (seeded).
 `python tests/realworld/check_notebooks.py [CASE_DIR...]`."""
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from check_scripts import MESSAGES, sealed  # noqa: E402
 from notebook_case import load, run_case  # noqa: E402
+from score_notebooks import same, trained  # noqa: E402
 
 HERE = Path(__file__).resolve().parent / "notebooks"
 FAMILY_OF = {"inplace_modified_saved_tensor": "family_b", "no_grad_fn": "family_b", "non_scalar_backward": "family_b",
@@ -51,9 +53,13 @@ def check(folder: Path) -> list[str]:
         if not (folder / "expert").is_dir():
             problems.append("no expert/ folder")
         else:
-            _, error, _ = run_case(load(folder, expert=True), expert=True)
+            expert = load(folder, expert=True)
+            first, error = trained(expert, expert=True)
+            second, _ = trained(expert, expert=True) if first else (None, "")
             if error:
-                problems.append(f"the expert fix raised {error[0]}: {error[1][:120]}")
+                problems.append(f"the expert fix raised {error}")
+            elif second is None or not same(first, second):  # "trains like the expert" needs one answer
+                problems.append("the expert fix trains differently on each run: seed everything it draws")
     return problems
 
 

@@ -18,6 +18,7 @@ NAMES = {  # (cause, BAD index) -> the name the finding must mention
     ("graph_kept_alive", 2): "total",
     ("graph_kept_alive", 3): "total_loss",
     ("graph_kept_alive", 4): "h",
+    ("graph_kept_alive", 5): "net.running_mean",
     ("grads_not_zeroed", 0): "opt",
     ("grads_not_zeroed", 1): "optimizer",
 }

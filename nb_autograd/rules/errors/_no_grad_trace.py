@@ -8,16 +8,21 @@ import builtins
 from dataclasses import dataclass
 
 from ...evidence import Evidence
-from ...evidence.errors import ErrorFacts
+from ...evidence.errors import FACTORIES, ErrorFacts
 
 _ORDER = ("numpy", "item", "tolist", "detach", "rebuild", "indices")
 _LIBRARIES = ("torch", "np", "numpy", "F", "nn", "math", "random")
 
 
+def _settings_only(name: str) -> bool:
+    """A name a constant's call may read: the library itself, a dtype, a device."""
+    return name.split(".")[0] in _LIBRARIES or name in ("self", "device") or name.endswith(".device")
+
+
 @dataclass(frozen=True)
 class CutSite:
     line: int
-    kind: str           # no_grad | no_grad_function | numpy | item | tolist | detach | rebuild | indices
+    kind: str           # no_grad | no_grad_function | numpy | item | tolist | detach | rebuild | indices | constant
     text: str
     edit_lines: tuple[int, ...] = ()  # lines a keep_in_graph fix must patch
     function: str = ""
@@ -81,16 +86,41 @@ def _carried_grad(ev: Evidence, facts: ErrorFacts, line: int, reads) -> bool:
     return False
 
 
+def _constant_branch(ev: Evidence, facts: ErrorFacts, name: str, chosen, before: int) -> int | None:
+    """Another assignment of `name` in the same function, before `before`, that makes it a
+    constant tensor (`loss = torch.tensor(0.)` in the branch for a batch with nothing to learn):
+    when that branch runs, the loss has no graph at all."""
+    function = ev.code.function_at(chosen.line)
+    constants = {line for line, leaf, given in facts.leaves if leaf == name and not given}
+    for b in ev.code.assigns_to(name):
+        if b is not chosen and b.line < before and b.line in constants and ev.code.function_at(b.line) == function \
+                and (b.call or "").rpartition(".")[2] in FACTORIES and all(_settings_only(r) for r in b.reads):
+            return b.line
+    return None
+
+
 def find_cut(ev: Evidence, facts: ErrorFacts) -> CutSite | None:
     site = ev.backward_site
     if site is None:
         return None
     # a bare call `get_loss()` calls a function, never a method of the same name
     functions = {f.name: f for f in ev.code.functions if f.params[:1] not in {("self",), ("cls",)}}
-    todo = [(n, site.line, ()) for n in site.names]
+    methods = {}  # `model.forward_train(...)`: a method defined once in the program, followed by its name
+    for f in ev.code.functions:
+        if f.params[:1] == ("self",):
+            methods[f.name] = None if f.name in methods else f
+    todo = [(n, site.line, (), None) for n in site.names]
     seen, cuts, data = set(), [], []
+
+    def no_grad_cut(w: int, via) -> CutSite:
+        """A no_grad block; inside a function the trace entered through a call, that call
+        computed its result without a graph (`emb = model.encode(x)`)."""
+        if via is not None and (f := ev.code.function_at(w)) is not None and f.name == via[1]:
+            return CutSite(w, "no_grad_function", ev.code.line_text(w), function=via[1], call_line=via[0])
+        return CutSite(w, "no_grad", ev.code.line_text(w))
+
     while todo:
-        name, before, path = todo.pop()
+        name, before, path, via = todo.pop()
         if (name, before) in seen or len(seen) > 200:
             continue
         seen.add((name, before))
@@ -100,13 +130,18 @@ def find_cut(ev: Evidence, facts: ErrorFacts) -> CutSite | None:
         element = _element_written(ev, name, a.line, before)  # `losses[k] += loss` after `losses = [...]`
         if element is not None:
             if element.no_grad and (w := _no_grad_with(ev, element.line)):
-                cuts.append(CutSite(w, "no_grad", ev.code.line_text(w)))
+                cuts.append(no_grad_cut(w, via))
                 continue
             a = element
         here = path + ((a.line, name),)
         if a.no_grad and (w := _no_grad_with(ev, a.line)):
-            cuts.append(CutSite(w, "no_grad", ev.code.line_text(w)))
+            cuts.append(no_grad_cut(w, via))
             continue
+        for store in (s for s in ev.code.stores if s.container == name and a.line < s.line < before):
+            if (w := _no_grad_with(ev, store.line)) is not None:  # `all_embeddings.extend(emb)` under no_grad
+                cuts.append(no_grad_cut(w, via))
+            else:
+                todo += [(n, store.line, here, via) for n in store.reads]
         kinds = {c.kind for c in facts.cuts if c.line == a.line}
         if (a.detached or kinds) and _carried_grad(ev, facts, a.line, a.reads):
             kind = next((k for k in _ORDER if k in kinds), "detach")
@@ -114,7 +149,13 @@ def find_cut(ev: Evidence, facts: ErrorFacts) -> CutSite | None:
                                 names=tuple(n for _, n in here)))
         elif "numpy" in kinds:
             data.append(a.line)  # numpy data that meets the cut value: it must stay a tensor too
-        for fn_name in {c.func for c in ev.code.calls if c.line == a.line and c.func in functions}:
+        constant = _constant_branch(ev, facts, name, a, before)
+        if constant is not None:
+            cuts.append(CutSite(constant, "constant", ev.code.line_text(constant)))
+        called = {c.func for c in ev.code.calls if c.line == a.line and c.func in functions}
+        called |= {c.func.rpartition(".")[2] for c in ev.code.calls if c.line == a.line and c.receiver
+                   and methods.get(c.func.rpartition(".")[2]) is not None}
+        for fn_name in called:
             deco = dict(facts.decorated_no_grad).get(fn_name)
             returns = [(line, names) for fn, line, names in facts.returns if fn == fn_name]
             inner = [w for line, _ in returns if (w := _no_grad_with(ev, line))]
@@ -132,11 +173,13 @@ def find_cut(ev: Evidence, facts: ErrorFacts) -> CutSite | None:
                     cuts.append(CutSite(line, kind, ev.code.line_text(line), tuple(l for l, _ in here) + (line,),
                                         names=tuple(n for _, n in here)))
                     continue
-                todo += [(n, line, here) for n in names]
-        todo += [(n, a.line, here) for n in a.reads]
+                todo += [(n, line, here, (a.line, fn_name)) for n in names]
+        todo += [(n, a.line, here, via) for n in a.reads]
     if not cuts:
         return None
-    first = min(cuts, key=lambda c: c.line)  # where the history was lost first
+    # a branch that makes the loss a constant explains a missing graph whole; else where the
+    # history was lost first
+    first = min(cuts, key=lambda c: (c.kind != "constant", c.line))
     graph_cuts = [c for c in cuts if c.edit_lines]
     edits = tuple(sorted({l for c in graph_cuts for l in c.edit_lines} | (set(data) if graph_cuts else set())))
     names = tuple(sorted({n for c in graph_cuts for n in c.names}))

@@ -1,6 +1,7 @@
 """A tensor autograd saved for the backward pass was changed in place before the backward ran."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from ...evidence import Evidence
@@ -170,6 +171,12 @@ def _made_before_loop(ev: Evidence, step_line: int) -> tuple[int, ...]:
     return (max(made, key=lambda a: a.line).line,) if made else ()
 
 
+def _list_of_tensors(ev: Evidence, name: str) -> bool:
+    """`name` was built as a Python list (`[conv(x) for ...]`, `[]`, `list(...)`)."""
+    made = [ev.code.line_text(a.line) for a in ev.code.assigns_to(name)]
+    return bool(made) and all(re.search(rf"{re.escape(name)}\s*=\s*(\[|list\()", t) for t in made)
+
+
 def plans(hit: Hit, ev: Evidence) -> list:
     line, facts = hit.line, dict(hit.facts)
     plans = []
@@ -192,6 +199,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
                 plans = [move, *recompute]
     elif hit.variant == "setitem":
         plans = [plan("clone_before_write", facts=facts, line=line, name=hit.fact("name"))]
+        if _list_of_tensors(ev, hit.fact("name")):  # `laterals[i] += up`: the element is written in place;
+            plans.insert(0, plan("out_of_place", facts=facts, line=line))  # the list may take a new one
     elif hit.variant == "inplace_kw":  # `inplace=True` layers often come in pairs (LeakyReLU then Dropout):
         # dropping every such flag computes the same values and cannot leave the next one behind
         plans = [plan("out_of_place", title="out_of_place_all_flags", facts=facts, line=line, every_flag=True),

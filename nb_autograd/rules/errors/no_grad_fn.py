@@ -26,8 +26,11 @@ def match(ev: Evidence) -> Hit | None:
     facts = read_errors(ev.capture.source)
     cut = find_cut(ev, facts)
     if cut is not None:
-        return Hit(CAUSE, cut.line, 0.9, variant=cut.kind,
-                   facts=_facts(ev, cut.line, cut.text, function=cut.function, call_line=str(cut.call_line),
+        line = cut.line
+        if cut.kind == "no_grad_function" and ev.joined and ev.program.piece_at(cut.line) is not ev.program.piece_at(cut.call_line):
+            line = cut.call_line  # a module's inference helper (`model.encode`): the call is what to change
+        return Hit(CAUSE, line, 0.9, variant=cut.kind,
+                   facts=_facts(ev, line, cut.text, function=cut.function, call_line=str(cut.call_line), no_grad_line=str(cut.line),
                                 edits=",".join(map(str, cut.edit_lines)), names=",".join(cut.names)),
                    related=(("backward", ev.line),))
     if facts.freezes:
@@ -46,7 +49,7 @@ def plans(hit: Hit, ev: Evidence) -> list:
         plans.append(plan("remove_no_grad", with_line=line))
     elif hit.variant == "frozen":
         plans.append(plan("unfreeze", line=line))
-    elif hit.variant == "requires_grad_missing":
+    elif hit.variant in ("requires_grad_missing", "constant"):  # a constant loss for an empty batch: still a leaf of the graph
         plans.append(plan("add_requires_grad", line=line))
     elif hit.variant == "no_grad_function":
         # at the call first: the helper keeps serving evaluation without a graph

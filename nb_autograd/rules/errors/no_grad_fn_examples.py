@@ -295,6 +295,41 @@ for epoch in range(2):
     accuracy = (preds == y).float().mean()
     loss.backward()
 """),
+    Example(code="""\
+import torch
+net = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+
+def detection_loss(pred, targets):
+    if len(targets) == 0:
+        loss = torch.tensor(0.0)
+    else:
+        loss = ((pred[: len(targets)] - targets) ** 2).mean()
+    return loss
+
+for targets in (torch.randn(2, 1), torch.zeros(0, 1)):
+    loss = detection_loss(net(torch.randn(4, 3)), targets)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=7, note="a batch with no target takes the branch that makes the loss a constant", fixed="""\
+import torch
+net = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+
+def detection_loss(pred, targets):
+    if len(targets) == 0:
+        loss = torch.tensor(0.0, requires_grad=True)
+    else:
+        loss = ((pred[: len(targets)] - targets) ** 2).mean()
+    return loss
+
+for targets in (torch.randn(2, 1), torch.zeros(0, 1)):
+    loss = detection_loss(net(torch.randn(4, 3)), targets)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),
 )
 
 GOOD = (

@@ -15,20 +15,9 @@ def _accumulators(ev: Evidence) -> dict[str, int]:
     out: dict[str, int] = {}
     for a in ev.code.assigns:
         if a.accumulates and not a.detached and ev.in_loop_scope(a.line, a.targets[0]) and ev.carried(a.targets[0]) \
-                and not set_up_only(ev, a.line):
+                and not ev.code.set_up_only(a.line):
             out.setdefault(a.targets[0], a.line)
     return out
-
-
-def set_up_only(ev: Evidence, line: int) -> bool:
-    """In a constructor, or a helper only constructors call: run once, at set-up."""
-    f = ev.code.function_at(line)
-    if f is None:
-        return False
-    if f.name == "__init__":
-        return True
-    sites = [c.line for c in ev.code.calls if c.func == f.name or c.func.endswith("." + f.name)]
-    return bool(sites) and all(getattr(ev.code.function_at(s), "name", "") == "__init__" for s in sites)
 
 
 def _added_to_after_backward(ev: Evidence) -> tuple[str, int, int, int] | None:

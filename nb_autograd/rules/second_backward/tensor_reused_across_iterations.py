@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...evidence import Evidence
 from ..base import Hit
-from .accumulated_loss_backward_in_loop import match as accumulated, set_up_only
+from .accumulated_loss_backward_in_loop import match as accumulated
 from .recurrent_state_not_detached import recurrent_states
 from .tensor_reused_across_iterations_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
@@ -53,9 +53,7 @@ def _kept_by_module(ev: Evidence) -> list[tuple[str, int]]:
         if not holder.stale or "." not in holder.path:
             continue
         attr = "self." + holder.path.rsplit(".", 1)[1]
-        stores = [s.line for s in ev.code.stores if s.container == attr and not s.detached]
-        stores += [a.line for a in ev.code.assigns_to(attr) if not a.detached and not a.no_grad and a.reads]
-        stores = [l for l in stores if ev.code.function_at(l) is not None and not set_up_only(ev, l)]
+        stores = ev.code.attribute_writes(attr)
         if stores:
             out.append((attr, max(stores)))
     return out

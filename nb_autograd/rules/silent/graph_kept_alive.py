@@ -3,161 +3,14 @@ appended to a list, retain_graph=True on a growing total), so memory grows every
 from __future__ import annotations
 
 from ...capture.silent import GraphGrowth, KeptGraph
+from ...evidence.errors import read_errors
 from ...evidence import Evidence
-from ..base import Example, Hit
+from ..base import Hit
+from .graph_kept_alive_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "graph_kept_alive"
 SYMPTOM = "silent"
 
-BAD = (
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-model = torch.nn.Linear(8, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.01)
-total_loss = 0
-for step in range(5):
-    loss = model(torch.randn(16, 8)).pow(2).mean()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-    total_loss += loss
-print(total_loss.item() / 5)
-""", line=11, note="running loss kept as a tensor", fixed="""\
-import torch
-torch.manual_seed(0)
-model = torch.nn.Linear(8, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.01)
-total_loss = 0
-for step in range(5):
-    loss = model(torch.randn(16, 8)).pow(2).mean()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-    total_loss += loss.detach()
-print(total_loss.item() / 5)
-"""),
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-model = torch.nn.Linear(8, 2)
-opt = torch.optim.SGD(model.parameters(), lr=0.01)
-outputs = []
-for step in range(5):
-    out = model(torch.randn(16, 8))
-    loss = out.pow(2).mean()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-    outputs.append(out)
-""", line=12, note="outputs appended with their graphs", fixed="""\
-import torch
-torch.manual_seed(0)
-model = torch.nn.Linear(8, 2)
-opt = torch.optim.SGD(model.parameters(), lr=0.01)
-outputs = []
-for step in range(5):
-    out = model(torch.randn(16, 8))
-    loss = out.pow(2).mean()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-    outputs.append(out.detach())
-"""),
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-model = torch.nn.Linear(8, 1)
-x = torch.randn(16, 8)
-total = torch.zeros(())
-for step in range(5):
-    loss = (model(x) - step).pow(2).mean()
-    total = total + loss
-    model.zero_grad()
-    total.backward(retain_graph=True)
-""", line=8, note="retain_graph=True on a growing total"),
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-model = torch.nn.Linear(8, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.01)
-def train(steps):
-    total_loss = 0
-    for step in range(steps):
-        loss = model(torch.randn(16, 8)).pow(2).mean()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        total_loss += loss
-    return total_loss.item()
-train(6)
-""", line=12, note="inside a function: seen while it runs", fixed="""\
-import torch
-torch.manual_seed(0)
-model = torch.nn.Linear(8, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.01)
-def train(steps):
-    total_loss = 0
-    for step in range(steps):
-        loss = model(torch.randn(16, 8)).pow(2).mean()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        total_loss += loss.detach()
-    return total_loss.item()
-train(6)
-"""),
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-cell = torch.nn.RNNCell(4, 8)
-h = torch.zeros(2, 8)
-for t in range(6):
-    h = cell(torch.randn(2, 4), h)
-    loss = h.pow(2).mean()
-    cell.zero_grad()
-    loss.backward(retain_graph=True)
-""", line=6, note="recurrent state kept with retain_graph=True"),
-)
-
-GOOD = (
-    Example(code="""\
-import torch
-model = torch.nn.Linear(8, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.01)
-total_loss = 0.0
-outputs = []
-for step in range(5):
-    out = model(torch.randn(16, 8))
-    loss = out.pow(2).mean()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-    total_loss += loss.item()
-    outputs.append(out.detach())
-"""),
-    Example(code="""\
-import torch
-model = torch.nn.Linear(8, 1)
-losses = []
-for step in range(5):
-    losses.append(model(torch.randn(16, 8)).pow(2).mean())
-total = torch.stack(losses).sum()
-total.backward()
-"""),
-    Example(code="""\
-import torch
-cell = torch.nn.RNNCell(4, 8)
-opt = torch.optim.SGD(cell.parameters(), lr=0.01)
-for batch in range(4):
-    h = torch.zeros(2, 8)
-    for t in range(5):
-        h = cell(torch.randn(2, 4), h)
-    opt.zero_grad()
-    h.pow(2).mean().backward()
-    opt.step()
-""", note="full backpropagation through time inside each step"),
-)
 
 
 def _size(nbytes: int) -> str:
@@ -178,7 +31,17 @@ def _holder_line(ev: Evidence, name: str, fallback: int | None) -> tuple[int | N
     if stores:
         return stores[-1], "stored"
     sets = [a.line for a in ev.code.assigns_to(name) if loops(a.line) and not a.detached]
+    if not sets and "." in name:  # `flow.layers.3.running_mean`: kept by a module, written in its methods
+        written = _module_writes(ev, name)
+        return (written[-1] if written else fallback), "statistic" if written else "variable"
     return (sets[-1] if sets else fallback), "variable"
+
+
+def _module_writes(ev: Evidence, path: str) -> list[int]:
+    """Lines of the module's methods that write the attribute `path` ends with."""
+    attr = "self." + path.rsplit(".", 1)[1]
+    return list(ev.code.attribute_writes(attr)) or [op.line for op in read_errors(ev.capture.source).inplace
+                                                    if op.target == attr and not ev.code.set_up_only(op.line)]
 
 
 def _growth_name(ev: Evidence, growth: GraphGrowth) -> tuple[str, int | None, str]:
@@ -231,6 +94,9 @@ def match(ev: Evidence) -> Hit | None:
         line, variant = _holder_line(ev, k.path, min(k.lines))
         facts = (("name", k.path), ("nodes", str(k.nodes)), ("iterations", str(k.iterations)),
                  ("bytes", _size(k.live_bytes)))
+        if variant == "statistic":
+            lines = sorted({l for other in kept if "." in other.path for l in _module_writes(ev, other.path)})
+            facts += (("lines", ",".join(map(str, lines))),)
     elif growth:
         g = growth[0]
         name, line, variant = _growth_name(ev, g)
@@ -253,6 +119,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
         return []
     if hit.variant == "accumulated":
         return [plan("detach_accumulated", line=hit.line, name=name, facts={"name": name})]
+    if hit.variant == "statistic":  # every statistic of the module kept this way, at once
+        return [plan("detach_statistics", lines=tuple(int(l) for l in hit.fact("lines").split(",")))]
     if hit.variant in ("stored", "variable"):
         return [plan("add_detach", line=hit.line, names=(name,))]
     return []

@@ -17,6 +17,7 @@ import torch.optim as optim
 
 ### Importing Custom Libraries
 from network import IncUNet
+torch.manual_seed(0)  # the data below is random (the report read CPSC records)
 # %%
 BATCH_SIZE = 4
 C, H, W = 1, 1, 256

@@ -1,0 +1,31 @@
+"""A statistic a module keeps across steps (a running mean, an EMA buffer) is updated from this
+step's graph: `self.running_mean.mul_(0.9).add_(mean * 0.1)` chains every step's graph into
+the buffer. Detach what the update reads from the step (`mean` -> `mean.detach()`), at each
+given line, leaving the module's own attributes (`self.*`) as they are."""
+from __future__ import annotations
+
+import libcst as cst
+
+from .add_detach import add_detach
+from .cst import facts_of, load
+
+
+def detach_statistics(source: str, lines: tuple[int, ...]) -> str | None:
+    out = source
+    for line in lines:
+        tree = load(out)
+        stmt = tree and tree.statement(line)
+        if stmt is None:
+            return None
+        facts = facts_of([stmt])
+        read = {n for a in facts.assigns for n in a.reads} | {n for c in facts.calls for n in c.arg_names}
+        function = tree.enclosing(stmt, cst.FunctionDef)
+        # tensors of this step: what the method computed itself (`mean, var = x.mean(0), x.var(0)`),
+        # not its arguments (`decay`) or settings (`self.momentum`)
+        made = {n for a in facts_of([function]).assigns for n in a.targets} if function else set()
+        step = {n for n in read & made if "." not in n}
+        patched = add_detach(out, line=line, names=tuple(sorted(step)), reads=True) if step else None
+        if patched is None:
+            return None
+        out = patched
+    return out if out != source else None
