@@ -14,6 +14,9 @@ def match(ev: Evidence) -> Hit | None:
     site = ev.backward_site
     if first is None and ev.freed_by_grad_only and ev.failing_call and ev.failing_call.kind == "backward":
         first = ev.freeing_calls[0]  # grad() freed the graph this backward shares
+    inside = None
+    if first is None:
+        first = inside = _backpropagated_loss_inside(ev)
     if first is None:
         return None
     if ev.repeated_root_before_loop:
@@ -29,11 +32,23 @@ def match(ev: Evidence) -> Hit | None:
     if ev.failing_call and ev.failing_call.kind == "grad" and first.kind == "backward" and first.line \
             and not _reads_stored_grads(ev):
         line = first.line  # grad() of what backward() already did, on tensors with no .grad: the backward goes
-    return Hit(CAUSE, line, 0.97,
+    # a running total grown from the backpropagated loss is the accumulated-loss rule's (0.9)
+    return Hit(CAUSE, line, 0.85 if inside else 0.97,
                facts=(("name", site.receiver if site else "loss"), ("first_line", str(first.line or "?")),
-                      ("line", str(ev.line)), ("first_kind", first.kind)),
+                      ("line", str(ev.line)), ("first_kind", first.kind), ("inside", "1" if inside else "")),
                related=(("first_backward", first.line),) if first.line else (),
                variant="in_loop" if ev.loop and first.stack_lines == ev.failing_call.stack_lines else first.kind)
+
+
+def _backpropagated_loss_inside(ev: Evidence):
+    """An earlier call whose root is itself a node of the failing graph: this loss is computed
+    from a loss already backpropagated (`(loss / k).backward()` after `loss.backward()`, two
+    hooks each running backward on `outputs['loss']`). A runtime fact: the ids match."""
+    graph = ev.failure.graph if ev.failure else None
+    if graph is None:
+        return None
+    ids = {n.id for n in graph.nodes}
+    return next((c for c in ev.freeing_calls if c.root_ids and set(c.root_ids) <= ids and not c.retain_graph), None)
 
 
 def _reads_stored_grads(ev: Evidence) -> bool:
@@ -136,6 +151,7 @@ def plans(hit: Hit, ev: Evidence) -> list:
         if first and _helper_repeats(ev, first, hit.line):
             plans.append(plan("remove_repeated_backward", line=first, kept=hit.line, later=False))
         # a helper defined above its caller repeats a backward that ran first at run time
-        kept = {"kept": first} if first and first > hit.line else {}
+        # (and when the loss repeated is computed from the first one: the runtime saw its root inside)
+        kept = {"kept": first} if first and (first > hit.line or hit.fact("inside")) else {}
         plans.append(plan("remove_repeated_backward", line=hit.line, **kept))
     return list(plans)

@@ -144,6 +144,24 @@ for task in range(2):
     grads = torch.autograd.grad(loss, [fast])
     opt.step()
 """),
+    Example(code="""\
+import torch
+net = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+outputs = {"loss": net(torch.randn(4, 3)).pow(2).mean()}
+outputs["loss"].backward()
+loss = outputs["loss"] / 4
+loss.backward()
+opt.step()
+""", line=7, note="the loss backpropagated again is computed from one already backpropagated (two hooks each run backward)", fixed="""\
+import torch
+net = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+outputs = {"loss": net(torch.randn(4, 3)).pow(2).mean()}
+outputs["loss"].backward()
+loss = outputs["loss"] / 4
+opt.step()
+"""),
 )
 
 GOOD = (

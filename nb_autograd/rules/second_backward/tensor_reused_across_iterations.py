@@ -98,6 +98,9 @@ def match(ev: Evidence) -> Hit | None:
     store = next((s for s in ev.code.stores if s.container == name and s.line == line), None)
     kind = "container" if store else ("attribute" if "." in name else "variable")
     facts = (("name", name), ("line", str(line)), ("backward_line", str(ev.line)))
+    caches = sorted({s for s in sources if s[0].startswith("self.")}, key=lambda s: s[1])
+    if len(caches) > 1 and name.startswith("self."):  # every cache of a module the runtime found stale
+        facts += (("stores", ";".join(f"{l}:{n}" for n, l in caches)),)
     if store is not None and store.value:
         facts += (("value", store.value),)
     # a module's own cache is weaker than one set in its constructor: it may be computed once
@@ -138,5 +141,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
     if before_backward and not _read_earlier_in_scope(ev, name, hit.line) and \
             any(name in a.reads and name in a.targets for a in ev.code.assigns if a.line == hit.line):
         plans.append(plan("add_detach", title="add_detach_read", line=hit.line, names=(name,), reads=True))
+    if hit.fact("stores"):
+        stores = tuple((int(l), n) for l, n in (s.split(":") for s in hit.fact("stores").split(";")))
+        plans.append(plan("detach_stores", title="add_detach", stores=stores))
     plans.append(plan("add_detach", line=hit.line, names=(name,)))
     return list(plans)
