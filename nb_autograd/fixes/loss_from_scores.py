@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import Tree, code_of, dotted, expr, load, only_small
+from .cst import Tree, calls_in, code_of, dotted, expr, load, only_small
 
 _MONOTONIC = {"softmax", "log_softmax", "sigmoid"}  # argmax of these is argmax of their input
 
 
 def _argmax_input(node: cst.BaseExpression) -> cst.BaseExpression | None:
     """The tensor an `.argmax(dim=1)` / `torch.argmax(x, 1)` somewhere in `node` reads."""
-    for call in _calls(node):
+    for call in calls_in(node):
         name = dotted(call.func) or ""
         args = [a for a in call.args if not a.keyword]
         dims = [a.value for a in call.args if a.keyword and a.keyword.value == "dim"]
@@ -28,17 +28,6 @@ def _argmax_input(node: cst.BaseExpression) -> cst.BaseExpression | None:
         if len(dims) == 1 and code_of(dims[0]).replace(" ", "") in ("1", "-1"):
             return _unwrapped(scores)
     return None
-
-
-def _calls(node: cst.CSTNode) -> list[cst.Call]:
-    found: list[cst.Call] = []
-
-    class _All(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            found.append(call)
-
-    node.visit(_All())
-    return found
 
 
 def _unwrapped(scores: cst.BaseExpression) -> cst.BaseExpression:

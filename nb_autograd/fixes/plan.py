@@ -59,9 +59,10 @@ def apply(kind: str, source: str, where) -> str | None:
 
 
 def build(source: str, lang: str, plans: Iterable[Plan]) -> tuple[CodemodFix, ...]:
-    """Fixes in the rule's order, except that retain_graph always goes last."""
+    """Fixes in the rule's order, except that a plain retain_graph always goes last (one the
+    rule titled for a case where both passes are meant keeps its place)."""
     out: list[CodemodFix] = []
-    for p in sorted(plans, key=lambda p: p.kind == "add_retain_graph"):
+    for p in sorted(plans, key=lambda p: p.kind == "add_retain_graph" and not p.title):
         patched = apply(p.kind, source, p.where)
         if patched is None or patched == source or not parses(patched):
             continue

@@ -36,6 +36,16 @@ def _trained(ns):
             for i, t in enumerate(value):
                 if isinstance(t, _t.Tensor) and t.is_leaf and t.requires_grad:
                     out.setdefault(id(t), (set(), t))[0].add(f'{name}[{i}]')
+        elif hasattr(value, '__dict__') and not isinstance(value, type) and not callable(value) \
+                and type(value).__name__ != 'module':
+            try:  # `solver.model`: a trainer object's networks
+                attrs = list(vars(value).items())
+            except TypeError:
+                attrs = []
+            for attr, sub in attrs:
+                if isinstance(sub, _t.nn.Module):
+                    for p, t in sub.named_parameters():
+                        out.setdefault(id(t), (set(), t))[0].add(f'{name}.{attr}.{p}')
     return [(sorted(n), t.detach().clone()) for n, t in out.values()]
 _t.save(_trained(globals()), %r)
 """
@@ -68,8 +78,12 @@ def report_of(case: NotebookCase) -> tuple[dict | None, bool]:
 
 def trained(case: NotebookCase, expert: bool = False, out: Path | None = None) -> tuple[Path | None, str]:
     path = out or Path(tempfile.mktemp(suffix=".pt"))
-    _, error, _ = run_case(case, expert=expert, epilogue=TRAINED % str(path))
-    return (None, f"{error[0]}: {error[1][:100]}") if error else (path, "")
+    _, error, outputs = run_case(case, expert=expert, epilogue=TRAINED % str(path))
+    if error:
+        return None, f"{error[0]}: {error[1][:100]}"
+    if not path.exists():  # the epilogue itself failed: say so, not a missing file later
+        return None, f"trained tensors not read: {outputs[-1].error if outputs else '?'}"
+    return path, ""
 
 
 def same(a: Path, b: Path) -> bool:

@@ -154,4 +154,9 @@ def plans(hit: Hit, ev: Evidence) -> list:
         # (and when the loss repeated is computed from the first one: the runtime saw its root inside)
         kept = {"kept": first} if first and (first > hit.line or hit.fact("inside")) else {}
         plans.append(plan("remove_repeated_backward", line=hit.line, **kept))
+        if hit.fact("inside") and first and any(first < c.line < hit.line and c.func.endswith("zero_grad")
+                                                for c in ev.code.calls):
+            # gradients zeroed, then a loss computed from the first one backpropagated: a redo
+            # meant to replace them (rescaled); both passes are wanted
+            plans.insert(0, plan("add_retain_graph", title="retain_for_redo", line=first))
     return list(plans)
