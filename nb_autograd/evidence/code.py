@@ -118,4 +118,3 @@ class CodeFacts:
         lines = [s.line for s in self.stores if s.container == attr and not s.detached]
         lines += [a.line for a in self.assigns_to(attr) if not a.detached and not a.no_grad and a.reads]
         return tuple(sorted(l for l in set(lines) if self.function_at(l) is not None and not self.set_up_only(l)))
-

@@ -306,4 +306,3 @@ def _named_store(node: ast.Call, receiver: str | None) -> tuple[str, ast.AST] | 
     if owner and isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.isidentifier():
         return f"{owner}.{key.value}", value
     return None
-
