@@ -7,6 +7,7 @@ import re
 
 from .code import Assign, BackwardSite, Call, CodeFacts, Function, Loop, Store
 from .cuts import DETACHING, NO_GRAD_MODES
+from .named_stores import named_store
 
 
 def dotted(node: ast.AST) -> str | None:
@@ -244,11 +245,11 @@ class _Reader(ast.NodeVisitor):
             if value is not None:
                 self.stores.append(Store(node.lineno, receiver, func.attr, names_read(value), _is_detached(value),
                                          _short(value)))
-        named = _named_store(node, receiver)
-        if named is not None:  # `self.register_buffer("cache", v)`, `setattr(self, "cache", v)`: an attribute
-            container, value = named
-            self.stores.append(Store(node.lineno, container, "setattr", names_read(value), _is_detached(value),
-                                     _short(value)))
+        named = named_store(node, receiver)
+        if named is not None and dotted(named[0]):  # `self.register_buffer("cache", v)`: an attribute
+            owner, attr, value = named
+            self.stores.append(Store(node.lineno, f"{dotted(owner)}.{attr}", "setattr", names_read(value),
+                                     _is_detached(value), _short(value)))
 
     def _backward_site(self, node, func, name, keywords):
         kw = dict(keywords)
@@ -286,23 +287,3 @@ def read_code(source: str) -> CodeFacts:
     return CodeFacts(lines=lines, parsed=True, loops=tuple(reader.loops), functions=tuple(reader.functions),
                      calls=tuple(reader.calls), backwards=tuple(reader.backwards), assigns=tuple(reader.assigns),
                      stores=tuple(reader.stores), reads=tuple(reader.reads))
-
-
-_STORING = re.compile(r"register_buffer|store|cache|save|set|put", re.I)
-
-
-def _named_store(node: ast.Call, receiver: str | None) -> tuple[str, ast.AST] | None:
-    """(`obj.attr`, value) for a value stored on an object under a name given as a string:
-    `setattr(obj, "attr", v)`, or a method of `self` taking the name then the value
-    (`self.register_buffer("attr", v)`, a helper like `self.tmp_store("attr", v)`)."""
-    args = node.args
-    if isinstance(node.func, ast.Name) and node.func.id == "setattr" and len(args) == 3:
-        obj, key, value = args
-    elif receiver == "self" and len(args) >= 2 and _STORING.search(node.func.attr):
-        obj, key, value = node.func.value, args[0], args[1]
-    else:
-        return None
-    owner = dotted(obj)
-    if owner and isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.isidentifier():
-        return f"{owner}.{key.value}", value
-    return None

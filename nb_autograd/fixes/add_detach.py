@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ..evidence.named_stores import STORING
 from .cst import detached, dotted, load, only_small, reads_of, swap
 
 _STORING = {"append", "appendleft", "insert", "add"}
@@ -51,12 +52,13 @@ def _stored(small, names) -> dict:
 
 
 def _named(call: cst.Call, positional: list) -> tuple[str, cst.BaseExpression] | None:
-    """(`obj.attr`, value) of `setattr(obj, "attr", v)` / `self.register_buffer("attr", v)` (as
-    the evidence reads named stores)."""
+    """(`obj.attr`, value) of `setattr(obj, "attr", v)` / `self.register_buffer("attr", v)`: the
+    named stores the evidence reads (`evidence.named_stores`)."""
     func = call.func
     if isinstance(func, cst.Name) and func.value == "setattr" and len(positional) == 3:
         obj, key, value = (a.value for a in positional)
-    elif isinstance(func, cst.Attribute) and dotted(func.value) == "self" and len(positional) >= 2:
+    elif isinstance(func, cst.Attribute) and dotted(func.value) == "self" and len(positional) >= 2 \
+            and STORING.search(func.attr.value):
         obj, key, value = func.value, positional[0].value, positional[1].value
     else:
         return None
@@ -82,3 +84,14 @@ def add_detach(source: str, *, line: int, names=(), reads: bool = False) -> str 
     if not mapping:
         return None
     return tree.replace(stmt, swap(stmt, mapping))
+
+
+def add_detach_each(source: str, edits) -> str | None:
+    """`add_detach` at several lines, all or none: `edits` are (line, names, reads)."""
+    out = source
+    for line, names, reads in edits:
+        out = add_detach(out, line=line, names=names, reads=reads)
+        if out is None:
+            return None
+    return out if out != source else None
+

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .add_detach import add_detach
+from .add_detach import add_detach_each
 from .cst import facts_of, load
 
 
 def detach_statistics(source: str, lines: tuple[int, ...]) -> str | None:
-    out = source
+    tree = load(source)
+    edits = []
     for line in lines:
-        tree = load(out)
         stmt = tree and tree.statement(line)
         if stmt is None:
             return None
@@ -23,9 +23,8 @@ def detach_statistics(source: str, lines: tuple[int, ...]) -> str | None:
         # tensors of this step: what the method computed itself (`mean, var = x.mean(0), x.var(0)`),
         # not its arguments (`decay`) or settings (`self.momentum`)
         made = {n for a in facts_of([function]).assigns for n in a.targets} if function else set()
-        step = {n for n in read & made if "." not in n}
-        patched = add_detach(out, line=line, names=tuple(sorted(step)), reads=True) if step else None
-        if patched is None:
+        step = tuple(sorted(n for n in read & made if "." not in n))
+        if not step:
             return None
-        out = patched
-    return out if out != source else None
+        edits.append((line, step, True))
+    return add_detach_each(source, edits)

@@ -2,14 +2,8 @@
 for `cache_v`): store each detached, in one fix, since detaching one leaves the other failing."""
 from __future__ import annotations
 
-from .add_detach import add_detach
+from .add_detach import add_detach_each
 
 
 def detach_stores(source: str, stores: tuple[tuple[int, str], ...]) -> str | None:
-    out = source
-    for line, name in stores:
-        patched = add_detach(out, line=line, names=(name,))
-        if patched is None:
-            return None
-        out = patched
-    return out if out != source else None
+    return add_detach_each(source, [(line, (name,), False) for line, name in stores])
