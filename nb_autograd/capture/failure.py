@@ -184,6 +184,29 @@ def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tu
     return tuple(found.values())
 
 
+def _gradless_caches(frames, idents: set[str]) -> tuple[str, ...]:
+    """Plain attributes (not parameters or buffers) of the user's own modules that hold only
+    tensors without grad while the module trains: a value its forward computed and cached,
+    which reads back without a graph when it was computed under no_grad."""
+    found: list[str] = []
+    for frame in frames:
+        for name, value in list(frame.f_locals.items()):
+            if name not in idents or not isinstance(value, torch.nn.Module) \
+                    or not any(p.requires_grad for p in value.parameters()):
+                continue
+            for sub_path, module in list(value.named_modules())[:MAX_ITEMS]:
+                if not (type(module).__module__ == "__main__" or _user_class(type(module))):  # a cell's class, or a user file's
+                    continue
+                for attr, held in list(vars(module).items())[:MAX_ITEMS]:
+                    items = held if isinstance(held, (tuple, list)) else (held,)
+                    if items and all(isinstance(t, torch.Tensor) and t.is_floating_point() and not t.requires_grad
+                                     for t in items[:MAX_ITEMS]):
+                        path = ".".join(p for p in (name, sub_path, attr) if p)
+                        if path not in found:
+                            found.append(path)
+    return tuple(found[:MAX_ITEMS])
+
+
 def _user_modules_in_library_frames(frames) -> list:
     """Frames of a framework (Lightning's strategy, a trainer) that hold the user's own
     module: its attributes are what the user's methods call `self.x`."""
@@ -238,7 +261,9 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
                 unit=recorder.unit, ddp_parameters=_ddp_parameters([f for f, _ in user_frames]),
                 written_by=_optimizers_writing(str(exc), [f for f, _ in user_frames]))
     if not roots:
-        return Failure(**base)
+        no_graph = "does not require grad" in base["message"]
+        caches = _gradless_caches([f for f, _ in reversed(user_frames)], set(re.findall(r"[A-Za-z_]\w*", source))) if no_graph else ()
+        return Failure(**base, gradless_caches=caches)
     # half of the room at most, so graphs still alive from earlier readings leave room for later ones
     budget = max(1, touch.room() // 4)
     failing = ids_below(roots, budget)

@@ -132,6 +132,7 @@ class Failure:
     ddp_parameters: tuple[str, ...] = ()  # a DistributedDataParallel module's trainable parameters, in its order
     leaves_apart: tuple[tuple[int, int], ...] = ()  # (freeing call, leaves its graph reaches without the stale part)
     written_by: tuple[str, ...] = ()  # optimizers (as the frames name them) holding a parameter like the one an in-place error names
+    gradless_caches: tuple[str, ...] = ()  # user modules' plain tensor attributes without grad ("model.combined.cache"), for a loss with no grad_fn
 
     @property
     def line(self) -> int | None:

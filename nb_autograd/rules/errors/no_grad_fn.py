@@ -20,6 +20,21 @@ def _facts(ev: Evidence, line: int, cut: str = "", **more) -> tuple[tuple[str, s
     return tuple(base.items())
 
 
+def _cache_filled_without_graph(ev: Evidence) -> tuple[str, int] | None:
+    """A module attribute the runtime found holding tensors without grad, which one of the
+    module's methods fills from what it computes (not its constructor), in a program that
+    runs the model under no_grad somewhere: the cache was filled there and read back now.
+    (the attribute, the line that stores it)"""
+    if not any(t.lstrip().startswith("with ") and ("no_grad" in t or "inference_mode" in t) for t in ev.code.lines):
+        return None
+    for path in ev.failure.gradless_caches if ev.failure else ():
+        attr = path.rpartition(".")[2]
+        stores = [l for l in ev.code.attribute_writes("self." + attr) if ev.code.function_at(l).name != "__init__"]
+        if stores:
+            return attr, max(stores)
+    return None
+
+
 def match(ev: Evidence) -> Hit | None:
     if ev.line is None:
         return None
@@ -32,6 +47,11 @@ def match(ev: Evidence) -> Hit | None:
         return Hit(CAUSE, line, 0.9, variant=cut.kind,
                    facts=_facts(ev, line, cut.text, function=cut.function, call_line=str(cut.call_line), no_grad_line=str(cut.line),
                                 edits=",".join(map(str, cut.edit_lines)), names=",".join(cut.names)),
+                   related=(("backward", ev.line),))
+    cache = _cache_filled_without_graph(ev)
+    if cache is not None:
+        attr, line = cache
+        return Hit(CAUSE, line, 0.85, variant="cache", facts=_facts(ev, line, ev.code.line_text(line), attr=attr),
                    related=(("backward", ev.line),))
     if facts.freezes:
         line = facts.twin_freezes[0] if facts.twin_freezes else facts.freezes[0][0]
@@ -47,6 +67,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
     line, plans = hit.line, []
     if hit.variant == "no_grad":
         plans.append(plan("remove_no_grad", with_line=line))
+    elif hit.variant == "cache":
+        plans.append(plan("clear_cache_on_train", line=line, attr=hit.fact("attr")))
     elif hit.variant == "frozen":
         plans.append(plan("unfreeze", line=line))
     elif hit.variant in ("requires_grad_missing", "constant"):  # a constant loss for an empty batch: still a leaf of the graph

@@ -330,6 +330,56 @@ for targets in (torch.randn(2, 1), torch.zeros(0, 1)):
     loss.backward()
     opt.step()
 """),
+    Example(code="""\
+import torch
+
+class Encoder(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(4, 4)
+        self.cached = None
+
+    def forward(self):
+        if self.cached is None:
+            self.cached = torch.tanh(self.proj.weight)
+        return self.cached
+
+enc = Encoder()
+opt = torch.optim.SGD(enc.parameters(), lr=0.1)
+enc.eval()
+with torch.no_grad():
+    print(enc().sum())
+enc.train()
+loss = enc().pow(2).sum()
+loss.backward()
+""", line=11, note="an evaluation under no_grad filled the module's cache; training reads it back", fixed="""\
+import torch
+
+class Encoder(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(4, 4)
+        self.cached = None
+
+    def train(self, mode=True):
+        if mode and not self.training:  # filled in eval mode under no_grad: recompute it with a graph
+            self.cached = None
+        return super().train(mode)
+
+    def forward(self):
+        if self.cached is None:
+            self.cached = torch.tanh(self.proj.weight)
+        return self.cached
+
+enc = Encoder()
+opt = torch.optim.SGD(enc.parameters(), lr=0.1)
+enc.eval()
+with torch.no_grad():
+    print(enc().sum())
+enc.train()
+loss = enc().pow(2).sum()
+loss.backward()
+"""),
 )
 
 GOOD = (
