@@ -87,8 +87,12 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
         for sub_path, module in list(value.named_modules())[:MAX_ITEMS]:
             attrs = {**vars(module), **module._buffers}  # a history kept as a buffer and reassigned
             own = _user_class(type(module))  # a class in a user file: its attribute names are the user's too
-            for name in [a for a in attrs if (a in idents or own) and isinstance(attrs[a], torch.Tensor)][:MAX_ITEMS]:
-                yield f"{path}.{sub_path}.{name}" if sub_path else f"{path}.{name}", attrs[name]
+            for name in [a for a in attrs if (a in idents or own) and _tensors_only(attrs[a])][:MAX_ITEMS]:
+                where = f"{path}.{sub_path}.{name}" if sub_path else f"{path}.{name}"
+                if isinstance(attrs[name], torch.Tensor):
+                    yield where, attrs[name]
+                else:  # a state kept as a pair (`self.hidden = (h, c)`)
+                    yield from ((f"{where}[{i}]", t) for i, t in enumerate(attrs[name]))
             for hook in _hooks(module):
                 yield from _closure_values(hook, idents, depth)
     elif isinstance(value, types.FunctionType):  # a hook or helper that closes over a list
@@ -100,6 +104,12 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
             return
         for name in [a for a in attrs if a in idents][:MAX_ITEMS]:
             yield from _tensor_values(f"{path}.{name}", attrs[name], idents, depth + 1)
+
+
+def _tensors_only(value) -> bool:
+    """A tensor, or a short tuple of tensors."""
+    return isinstance(value, torch.Tensor) or isinstance(value, tuple) and 0 < len(value) <= 4 and all(
+        isinstance(t, torch.Tensor) for t in value)
 
 
 def _ddp_parameters(frames) -> tuple[str, ...]:
@@ -160,7 +170,7 @@ def _optimizers_writing(message: str, frames) -> tuple[str, ...]:
                     pass
             for path, opt in candidates:
                 if isinstance(opt, torch.optim.Optimizer) and path not in found and any(
-                        tuple(p.shape) == shape and p._version == version
+                        tuple(p.shape) in (shape, shape[::-1]) and p._version == version  # a Linear saves weight.t()
                         for g in opt.param_groups for p in g["params"]):
                     found.append(path)
     return tuple(found)
@@ -195,7 +205,7 @@ def _gradless_caches(frames, idents: set[str]) -> tuple[str, ...]:
                     or not any(p.requires_grad for p in value.parameters()):
                 continue
             for sub_path, module in list(value.named_modules())[:MAX_ITEMS]:
-                if not (type(module).__module__ == "__main__" or _user_class(type(module))):  # a cell's class, or a user file's
+                if not _user_class(type(module)):
                     continue
                 for attr, held in list(vars(module).items())[:MAX_ITEMS]:
                     items = held if isinstance(held, (tuple, list)) else (held,)
@@ -204,6 +214,50 @@ def _gradless_caches(frames, idents: set[str]) -> tuple[str, ...]:
                         path = ".".join(p for p in (name, sub_path, attr) if p)
                         if path not in found:
                             found.append(path)
+    return tuple(found[:MAX_ITEMS])
+
+
+def _holds_grad(value, depth: int = 0) -> bool:
+    if isinstance(value, torch.Tensor):
+        return value.requires_grad
+    if depth < 2 and isinstance(value, (list, tuple)):
+        return any(_holds_grad(v, depth + 1) for v in list(value)[:MAX_ITEMS])
+    if depth < 2 and isinstance(value, dict):
+        return any(_holds_grad(v, depth + 1) for v in list(value.values())[:MAX_ITEMS])
+    return False
+
+
+def _grad_names(frames) -> tuple[tuple[str, str], ...]:
+    """Names in the user's frames (innermost first) whose value is, or holds, a tensor that
+    requires grad, with the value's kind: which argument of a NumPy conversion was refused, and
+    which names on the way to it carried the graph."""
+    found: dict[str, str] = {}
+    for frame in frames:
+        for name, value in list(frame.f_locals.items())[:16 * MAX_ITEMS]:
+            if name not in found and not name.startswith("_") and _holds_grad(value):
+                found[name] = "tensor" if isinstance(value, torch.Tensor) else type(value).__name__
+    return tuple(found.items())[:4 * MAX_ITEMS]
+
+
+def _no_grad_forwards(frames, idents: set[str]) -> tuple[tuple[str, int], ...]:
+    """(file, first line) of every `forward` decorated with `@torch.no_grad()` (or
+    inference_mode) in the user's own modules the frames hold: a call of that module returns
+    no graph, whatever the caller meant."""
+    found: list[tuple[str, int]] = []
+    for frame in frames:
+        for name, value in list(frame.f_locals.items()):
+            if name not in idents or not isinstance(value, torch.nn.Module):
+                continue
+            for _, module in list(value.named_modules())[:MAX_ITEMS]:
+                forward = getattr(type(module), "forward", None)
+                inner = getattr(forward, "__wrapped__", None)
+                cells = [c.cell_contents for c in getattr(forward, "__closure__", None) or ()]
+                if inner is None or getattr(forward, "__code__", None) is None or forward.__code__.co_name != "decorate_context" \
+                        or not any(type(getattr(c, "__self__", c)).__name__ in ("no_grad", "inference_mode") for c in cells):
+                    continue
+                where = (inner.__code__.co_filename, inner.__code__.co_firstlineno)
+                if _user_class(type(module)) and where not in found:
+                    found.append(where)
     return tuple(found[:MAX_ITEMS])
 
 
@@ -225,9 +279,11 @@ _USER_CLASSES: "weakref.WeakKeyDictionary[type, bool]" = weakref.WeakKeyDictiona
 
 
 def _user_class(cls) -> bool:
-    """Whether `cls` is defined in a user file (not torch, a library, or this package)."""
+    """Whether `cls` is defined in a cell or a user file (not torch, a library, or this package)."""
     if cls in _USER_CLASSES:
         return _USER_CLASSES[cls]
+    if getattr(cls, "__module__", None) == "__main__" and "__main__" not in getattr(cls, "__qualname__", "<"):
+        return True  # defined in a notebook cell (inspect finds no file for it) or the script run
     import inspect
 
     try:
@@ -259,11 +315,15 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
     frames.clear()
     base = dict(error_type=type(exc).__name__, message=str(exc)[:4000], stack_lines=stack_lines, stack=stack,
                 unit=recorder.unit, ddp_parameters=_ddp_parameters([f for f, _ in user_frames]),
-                written_by=_optimizers_writing(str(exc), [f for f, _ in user_frames]))
+                written_by=_optimizers_writing(str(exc), [f for f, _ in user_frames]),
+                grad_names=_grad_names([f for f, _ in reversed(user_frames)]) if "numpy()" in str(exc) else ())
     if not roots:
         no_graph = "does not require grad" in base["message"]
-        caches = _gradless_caches([f for f, _ in reversed(user_frames)], set(re.findall(r"[A-Za-z_]\w*", source))) if no_graph else ()
-        return Failure(**base, gradless_caches=caches)
+        names, inner_first = set(re.findall(r"[A-Za-z_]\w*", source)), [f for f, _ in reversed(user_frames)]
+        if not no_graph:
+            return Failure(**base)
+        return Failure(**base, gradless_caches=_gradless_caches(inner_first, names),
+                       no_grad_forwards=_no_grad_forwards(inner_first, names))
     # half of the room at most, so graphs still alive from earlier readings leave room for later ones
     budget = max(1, touch.room() // 4)
     failing = ids_below(roots, budget)

@@ -132,7 +132,9 @@ class Failure:
     ddp_parameters: tuple[str, ...] = ()  # a DistributedDataParallel module's trainable parameters, in its order
     leaves_apart: tuple[tuple[int, int], ...] = ()  # (freeing call, leaves its graph reaches without the stale part)
     written_by: tuple[str, ...] = ()  # optimizers (as the frames name them) holding a parameter like the one an in-place error names
-    gradless_caches: tuple[str, ...] = ()  # user modules' plain tensor attributes without grad ("model.combined.cache"), for a loss with no grad_fn
+    grad_names: tuple[tuple[str, str], ...] = ()  # (name, "tensor" | "list" | ...) in the user frames, innermost first, holding a tensor that requires grad (NumPy errors)
+    gradless_caches: tuple[str, ...] = ()
+    no_grad_forwards: tuple[Frame, ...] = ()  # user modules in the frames whose forward is decorated no_grad: (file, decorator line)  # user modules' plain tensor attributes without grad ("model.combined.cache"), for a loss with no grad_fn
 
     @property
     def line(self) -> int | None:

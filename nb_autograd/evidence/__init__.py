@@ -113,8 +113,22 @@ class Evidence:
                 continue
             inside = [a.line for a in self.code.assigns_to(name) if first < a.line <= last or (kind == "loop" and a.line == first)]
             reads = [r for r in self.code.read_lines(name) if first <= r <= last]
-            if inside and any(r <= min(inside) for r in reads):
+            always = [l for l in inside if not self._conditional(l, first)]  # `if done: h = zeros(...)` may not run
+            if inside and any(r <= min(always or inside) for r in reads):
                 return True
+        return False
+
+    def _conditional(self, line: int, first: int) -> bool:
+        """`line` sits in an if/else or try block opened after `first` (by indentation)."""
+        lines = self.code.lines
+        indent = len(lines[line - 1]) - len(lines[line - 1].lstrip())
+        for i in range(line - 2, first - 1, -1):
+            text = lines[i].strip()
+            own = len(lines[i]) - len(lines[i].lstrip())
+            if text and own < indent:
+                if text.startswith(("if ", "elif ", "else", "try", "except")):
+                    return True
+                indent = own
         return False
 
     @cached_property

@@ -287,6 +287,8 @@ def program_capture(capture: Capture, program: Program) -> Capture:
         def moved(n: GraphNode) -> GraphNode:
             return n if n.line is None else replace(n, line=line_of((n.source or key, n.line), failure.unit))
         graph = replace(graph, nodes=tuple(moved(n) for n in graph.nodes))
-    failure = replace(failure, stack_lines=lines_of(failure.stack, failure.unit), graph=graph)
-    return replace(capture, source=program.text, filename="<nb_autograd program>", failure=failure,
+    name = "<nb_autograd program>"
+    failure = replace(failure, stack_lines=lines_of(failure.stack, failure.unit), graph=graph,
+                      no_grad_forwards=tuple((name, n) for n in lines_of(failure.no_grad_forwards, failure.unit)))
+    return replace(capture, source=program.text, filename=name, failure=failure,
                    backwards=tuple(calls))

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import Tree, code_of, load
+from .cst import Tree, code_of, detached, load
 
 
 def _detached(expr: cst.BaseExpression) -> cst.BaseExpression:
-    return cst.Call(cst.Attribute(cst.Call(cst.Attribute(expr, cst.Name("detach"))), cst.Name("cpu")))
+    """`expr.detach().cpu()`, parenthesised first when `expr` binds looser (`(x @ a).detach()`)."""
+    return cst.Call(cst.Attribute(detached(expr), cst.Name("cpu")))
 
 
 def _has_detach(expr) -> bool:

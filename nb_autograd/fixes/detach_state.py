@@ -19,7 +19,7 @@ import re
 
 import libcst as cst
 
-from .cst import LOOP, calls_in, code_of, dotted, load, reads_of
+from .cst import LOOP, calls_in, code_of, dotted, facts_of, load, reads_of
 
 _TUPLE_STATE = re.compile(r"lstm", re.I)
 _TENSOR_STATE = re.compile(r"rnn|gru|cell", re.I)
@@ -95,6 +95,18 @@ def _head(scope) -> int:
     return 1 if is_doc else 0
 
 
+def _past_initialisation(body: list, at: int, names) -> int:
+    """Below an `if done: h = zeros(...)` that starts the state again before anything reads it:
+    above it the state may not exist yet (the first run of the cell)."""
+    for i in range(at, len(body)):
+        facts = facts_of([body[i]])
+        if set(names) & {n for n, _ in facts.reads}:
+            break
+        if isinstance(body[i], cst.If) and set(names) & {t for a in facts.assigns for t in a.targets}:
+            at = i + 1
+    return at
+
+
 def _detaches(stmt, names) -> bool:
     first = code_of(stmt.with_changes(leading_lines=())).strip() if stmt is not None else ""
     return ".detach()" in first and first.startswith((f"{', '.join(names)} = ", f"if {names[0]} is not None:"))
@@ -151,7 +163,8 @@ def detach_state(source: str, *, loop_line: int, line: int, names, as_tuple: boo
         if _detaches(body[-1], names):
             return None
         return tree.replace(boundary.body, boundary.body.with_changes(body=[*body, new]))
-    body, at = list(scope.body.body), _head(scope)
+    body = list(scope.body.body)
+    at = _past_initialisation(body, _head(scope), names)
     if at < len(body) and _detaches(body[at], names):
         return None  # already detached at the top (our own line, or the user's)
     body.insert(at, new)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..evidence.program import MARK
-from .cst import code_of, facts_of, load, reads_of, with_body
+from .cst import code_of, facts_of, load, with_body
 from .move_statement import is_step
 
 _PIECE = MARK.split("{")[0]  # a notebook joined into one program: its cells are separated by these
@@ -52,4 +52,4 @@ def _dead_after_move(stmt: cst.CSTNode, body: list, step_at: int) -> bool:
     between = body[body.index(stmt) + 1:step_at]
     if any(code_of(s).strip().startswith(_PIECE) for s in between):
         return False
-    return not any(reads_of(s, targets) for s in between)
+    return not any(name in targets for name, _ in facts_of(between).reads)  # a detached read counts too

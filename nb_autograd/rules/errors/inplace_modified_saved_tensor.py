@@ -51,8 +51,8 @@ def _score(ev: Evidence, op: InplaceOp, made_at: int | None, producer_wrote: boo
         score += 0.5 if op.target in written else -0.3
     elif op.kind == "step":
         score += 0.2 if producer in {"AsStrided", "T", "", "TBackward0"} or not producer else -0.3
-        if ev.line is not None and op.line > ev.line:  # only through the loop's wrap-around: a step between
-            score -= 0.05                                # the forward and this backward comes first
+    if op.kind == "step" and ev.line is not None and op.line > ev.line:  # only through the loop's wrap-around:
+        score -= 0.05                                                  # a step between the forward and this backward comes first
     elif op.kind == "inplace_kw" and made_at is not None and op.line <= made_at:
         score += 0.1
     return score + op.line / 1e6  # the latest write wins a tie
@@ -166,9 +166,21 @@ def _made_before_loop(ev: Evidence, step_line: int) -> tuple[int, ...]:
         return ()
     loop = loops[-1]
     needed = depends_on(ev, set(site.names), ev.line, loop.line)
+    if not any(loop.contains(a.line) for n in site.names for a in ev.code.assigns_to(n)):
+        needed = depends_on(ev, needed, loop.line, 0)  # the loss itself is made before the loop
     made = [a for a in ev.code.assigns if a.line < loop.line and set(a.targets) & needed and a.reads & models
             and not any(loop.contains(b.line) for n in a.targets for b in ev.code.assigns_to(n))]
-    return (max(made, key=lambda a: a.line).line,) if made else ()
+    if not made:
+        return ()
+    first = max(made, key=lambda a: a.line)
+    # the loss itself made before the loop too (in the cell above): everything from the model's
+    # call down to it is computed again
+    chain, names = [first.line], set(first.targets)
+    for a in sorted(ev.code.assigns, key=lambda a: a.line):
+        if first.line < a.line < loop.line and a.reads & names and set(a.targets) & needed:
+            chain.append(a.line)
+            names |= set(a.targets)
+    return tuple(chain)
 
 
 def _list_of_tensors(ev: Evidence, name: str) -> bool:

@@ -20,6 +20,16 @@ def _facts(ev: Evidence, line: int, cut: str = "", **more) -> tuple[tuple[str, s
     return tuple(base.items())
 
 
+def _no_grad_forward(ev: Evidence, facts) -> int | None:
+    """The `@torch.no_grad()` over a module's forward the runtime found in the model, when the
+    program trains a tensor of its own through it (an input being optimised): nothing the
+    module returns carries a graph back to it."""
+    if not any(given for _, _, given in facts.leaves) or ev.failure is None:
+        return None
+    lines = [l for f, l in ev.failure.no_grad_forwards if f == ev.capture.filename]
+    return next((l for l in lines if ev.code.line_text(l).startswith("@")), None)
+
+
 def _cache_filled_without_graph(ev: Evidence) -> tuple[str, int] | None:
     """A module attribute the runtime found holding tensors without grad, which one of the
     module's methods fills from what it computes (not its constructor), in a program that
@@ -47,6 +57,10 @@ def match(ev: Evidence) -> Hit | None:
         return Hit(CAUSE, line, 0.9, variant=cut.kind,
                    facts=_facts(ev, line, cut.text, function=cut.function, call_line=str(cut.call_line), no_grad_line=str(cut.line),
                                 edits=",".join(map(str, cut.edit_lines)), names=",".join(cut.names)),
+                   related=(("backward", ev.line),))
+    decorated = _no_grad_forward(ev, facts)
+    if decorated is not None:
+        return Hit(CAUSE, decorated, 0.85, variant="no_grad", facts=_facts(ev, decorated, ev.code.line_text(decorated)),
                    related=(("backward", ev.line),))
     cache = _cache_filled_without_graph(ev)
     if cache is not None:

@@ -380,6 +380,38 @@ enc.train()
 loss = enc().pow(2).sum()
 loss.backward()
 """),
+    Example(code="""\
+import torch
+
+class Encoder(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(4, 2)
+
+    @torch.no_grad()
+    def forward(self, x):
+        return self.proj(x)
+
+enc = Encoder().requires_grad_(False)
+delta = torch.zeros(1, 4, requires_grad=True)
+loss = enc(torch.ones(1, 4) + delta).pow(2).sum()
+loss.backward()
+""", line=8, note="an input optimised through a frozen module whose forward is decorated no_grad (LLaVA#305)", fixed="""\
+import torch
+
+class Encoder(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.proj(x)
+
+enc = Encoder().requires_grad_(False)
+delta = torch.zeros(1, 4, requires_grad=True)
+loss = enc(torch.ones(1, 4) + delta).pow(2).sum()
+loss.backward()
+"""),
 )
 
 GOOD = (

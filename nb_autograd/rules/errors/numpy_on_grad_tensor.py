@@ -6,6 +6,7 @@ import ast
 from ...evidence import Evidence
 from ...fixes.plan import plan
 from ..base import Example, Hit
+from ._numpy_trace import Origin, origin_of, passed_from_caller
 
 CAUSE = "numpy_on_grad_tensor"
 SYMPTOM = "numpy_on_grad"
@@ -111,6 +112,75 @@ for epoch in range(3):
     history.append(train_loss / 2)
 curve = np.asarray(history, dtype=float)
 """),
+    Example(code="""\
+import numpy as np
+import torch
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+losses = []
+for step in range(3):
+    loss = model(torch.randn(8, 3)).pow(2).mean()
+    losses.append(loss)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+history = [sum(losses) / len(losses)]
+curve = np.asarray(history, dtype=float)
+""", line=8, note="a log of the loss tensors: each entry keeps its step's graph (Lofi#14)", fixed="""\
+import numpy as np
+import torch
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+losses = []
+for step in range(3):
+    loss = model(torch.randn(8, 3)).pow(2).mean()
+    losses.append(loss.detach())
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+history = [sum(losses) / len(losses)]
+curve = np.asarray(history, dtype=float)
+"""),
+    Example(code="""\
+import numpy as np
+import torch
+def show(points, values):
+    return np.asarray(points), np.asarray(values)
+
+w = torch.nn.Parameter(torch.tensor([2.0, -1.0]))
+x = torch.randn(5, 2)
+show(x[:, 0], x @ w)
+""", line=8, note="a plotting helper converts what the caller hands it (fastai course-v3#521)", fixed="""\
+import numpy as np
+import torch
+def show(points, values):
+    return np.asarray(points), np.asarray(values)
+
+w = torch.nn.Parameter(torch.tensor([2.0, -1.0]))
+x = torch.randn(5, 2)
+show(x[:, 0], (x @ w).detach().cpu().numpy())
+"""),
+    Example(code="""\
+import numpy as np
+import torch
+model = torch.nn.Linear(4, 2)
+def draw(box):
+    return np.asarray(box, dtype=float)
+
+boxes = model(torch.randn(3, 4))
+for x0, x1 in boxes:
+    draw((x0, x1))
+""", line=7, note="boxes kept from a forward with grad, unpacked for drawing (Transformers-Tutorials#178)", fixed="""\
+import numpy as np
+import torch
+model = torch.nn.Linear(4, 2)
+def draw(box):
+    return np.asarray(box, dtype=float)
+
+boxes = model(torch.randn(3, 4)).detach()
+for x0, x1 in boxes:
+    draw((x0, x1))
+"""),
 )
 
 GOOD = (
@@ -129,7 +199,8 @@ with torch.no_grad():
 
 
 def _site(ev: Evidence) -> tuple[str, str, str]:
-    """(variant, expression or call, argument) for the conversion written at the failing line."""
+    """(variant, expression or call, argument) for the conversion written at the failing line;
+    of several arguments, the one the runtime saw holding a graph."""
     try:
         tree = ast.parse(ev.code.line_text(ev.line))
     except SyntaxError:
@@ -138,11 +209,30 @@ def _site(ev: Evidence) -> tuple[str, str, str]:
     explicit = [c for c in calls if isinstance(c.func, ast.Attribute) and c.func.attr == "numpy"]
     if explicit:
         return "", ast.unparse(explicit[0]), ""
-    for call in calls:
-        for arg in call.args:
-            if isinstance(arg, (ast.Name, ast.Attribute, ast.Subscript)):
-                return "implicit", ast.unparse(call), ast.unparse(arg)
+    grad = dict(ev.failure.grad_names) if ev.failure else {}
+    named = [(call, arg) for call in calls for arg in call.args if isinstance(arg, (ast.Name, ast.Attribute, ast.Subscript))]
+    named.sort(key=lambda ca: not any(isinstance(n, ast.Name) and n.id in grad for n in ast.walk(ca[1])))
+    if named:
+        return "implicit", ast.unparse(named[0][0]), ast.unparse(named[0][1])
     return "", ev.code.line_text(ev.line), ""
+
+
+def _names(expr: str) -> list[str]:
+    try:
+        return [n.id for n in ast.walk(ast.parse(expr, mode="eval")) if isinstance(n, ast.Name)]
+    except SyntaxError:
+        return []
+
+
+def _traced(ev: Evidence, arg: str) -> tuple[Origin | None, Origin | None]:
+    """(the caller's argument when the conversion ran on a value passed down, where a container
+    of tensors was filled or made)."""
+    passed = passed_from_caller(ev, arg) if arg.isidentifier() else None
+    line, expr = (passed.line, passed.expr) if passed else (ev.line, arg)
+    kinds = dict(ev.failure.grad_names)
+    names = _names(expr)
+    container = expr.startswith(("(", "[")) or any(kinds.get(n) not in (None, "tensor") for n in names[:1])
+    return passed, origin_of(ev, names, line) if container else None
 
 
 def logged_totals(ev: Evidence) -> list:
@@ -164,6 +254,20 @@ def match(ev: Evidence) -> Hit | None:
         return Hit(CAUSE, total.line, 0.95, facts=(*facts[:3], ("line", str(total.line)), ("name", total.targets[0]),
                                                    ("convert_line", str(ev.line))),
                    related=(("convert", ev.line),), variant="logged_total")
+    passed, origin = _traced(ev, arg) if variant == "implicit" and ev.failure else (None, None)
+    at = passed.line if passed else ev.line
+    if origin is not None and origin.kind == "stores":  # a log of losses, each still holding its step's graph
+        stores = ";".join(f"{l}:{n}" for l, n in origin.stores)
+        return Hit(CAUSE, origin.line, 0.95, facts=(*facts[:3], ("line", str(origin.line)), ("convert_line", str(at)),
+                                                    ("name", origin.stores[0][1]), ("stores", stores)),
+                   related=(("convert", at),), variant="logged_list")
+    if origin is not None:  # tensors kept from a forward with grad, unpacked on their way to the plot
+        return Hit(CAUSE, origin.line, 0.95, facts=(*facts[:3], ("line", str(origin.line)), ("convert_line", str(at)),
+                                                    ("name", ev.code.line_text(origin.line).partition("=")[0].strip())),
+                   related=(("convert", at),), variant="made_with_grad")
+    if passed is not None:  # a helper converts what the caller handed it: detach it there
+        return Hit(CAUSE, at, 0.95, facts=(("expr", passed.expr), ("call", passed.expr), ("arg", passed.expr), ("line", str(at)),
+                                           ("convert_line", str(ev.line))), related=(("convert", ev.line),), variant="passed")
     return Hit(CAUSE, ev.line, 0.95, facts=facts, variant=variant)
 
 
@@ -171,4 +275,9 @@ def plans(hit: Hit, ev: Evidence) -> list:
     if hit.variant == "logged_total":  # keep the metric a plain value where it is summed
         return [plan("detach_accumulated", line=hit.line, name=hit.fact("name")),
                 plan("detach_numpy", line=int(hit.fact("convert_line")), arg=hit.fact("arg") or None)]
+    if hit.variant == "logged_list":
+        stores = tuple((int(l), n) for l, n in (x.split(":", 1) for x in hit.fact("stores").split(";")))
+        return [plan("detach_stores", title="detach_logged", stores=stores)]
+    if hit.variant == "made_with_grad":
+        return [plan("add_detach", line=hit.line)]
     return list([plan("detach_numpy", line=hit.line, arg=hit.fact("arg") or None)])

@@ -10,7 +10,7 @@ from .recurrent_state_not_detached_examples import BAD, GOOD  # noqa: F401  (the
 
 CAUSE = "recurrent_state_not_detached"
 SYMPTOM = "second_backward"
-STATE_NAME = re.compile(r"(^|\.|_)(h|c|hx|cx|hn|cn|h0|c0|hc|hidden\w*|\w*hidden|\w*state\w*|carry|memory_state)$", re.I)
+STATE_NAME = re.compile(r"(^|\.|_)(h|c|hx|cx|hn|cn|h0|c0|h_0|c_0|h_t|c_t|hc|hidden\w*|\w*hidden|\w*state\w*|carry|memory_state)$", re.I)
 RECURRENT_CALL = re.compile(r"rnn|lstm|gru|cell|recur", re.I)
 NEURON_STATE = re.compile(r"^(mem\w*|membrane\w*|v|u|vmem|spk|spike\w*|syn\w*|potential\w*|trace\w*)$", re.I)
 _INITIAL = re.compile(r"(^|\.)(zeros|zeros_like|ones|ones_like|full|full_like|empty|empty_like|tensor|randn|rand|clone)$")
@@ -36,6 +36,7 @@ def module_states(ev: Evidence) -> list[tuple[str, int, str]]:
     found = []
     for holder in ev.holders:
         attr = holder.path.rsplit(".", 1)[-1] if "." in holder.path else ""
+        attr = attr.split("[")[0] if attr.endswith("]") and attr.count("[") == 1 else attr  # `self.hidden = (h, c)`
         if not holder.reaches_stale or "[" in attr or not (NEURON_STATE.match(attr) or STATE_NAME.search(attr)):
             continue
         updates = [a for a in ev.code.assigns_to("self." + attr) if not a.detached and not a.no_grad
@@ -59,6 +60,7 @@ def match(ev: Evidence) -> Hit | None:
     states = recurrent_states(ev)
     if ev.has_runtime_staleness:
         states = [s for s in states if ev.holder(s[0]) is None or ev.reaches_stale(s[0])]
+        states.sort(key=lambda s: ev.holder(s[0]) is None)  # seen holding the stale graph first
     if not states and ev.has_runtime_staleness and ev.backward_site is not None:
         kept = module_states(ev)
         if kept:
@@ -100,7 +102,14 @@ def plans(hit: Hit, ev: Evidence) -> list:
         where = {"backward_line": int(hit.fact("backward_line")), "model": hit.fact("model"), "attr": hit.fact("attr")}
         call = reset_call(ev.capture.source, where["model"])
         detach = plan("reset_module_state", title="detach_module_state", detach=True, facts={"attr": where["attr"]}, **where)
-        return ([plan("reset_module_state", facts={"call": call}, **where)] if call else []) + [detach]
+        first = [plan("reset_module_state", facts={"call": call}, **where)] if call else []
+        if not call:  # a module that says how its state starts (`self.hidden = self.init_hidden()`)
+            from ...fixes.reinit_state import reinit_call
+
+            start = reinit_call(ev.capture.source, line=hit.line, name=hit.fact("name"), backward_line=where["backward_line"])
+            first = [plan("reinit_state", facts={"call": start}, line=hit.line, name=hit.fact("name"),
+                          backward_line=where["backward_line"])] if start else []
+        return first + [detach]
     return _state_plans(ev, hit.line, hit.fact("name"), int(hit.fact("loop_line")))
 
 

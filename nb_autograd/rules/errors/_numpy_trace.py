@@ -1,0 +1,116 @@
+"""Where a tensor refused by a NumPy conversion came from. The conversion is often not the
+user's own line (a plotting helper, matplotlib) and not where the mistake is: a value handed
+down from a caller is fixed where it is passed, and a logged list of losses where the losses
+are appended (`history.append(loss)`), which keeps each step's graph alive as well."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ...evidence import Evidence
+from ._no_grad_trace import _made_before, _no_grad_with
+
+# calls that hand their arguments' values on (a loop over a zip, an average of a list)
+_PASS = frozenset(("zip", "enumerate", "sum", "len", "list", "tuple", "map", "sorted", "reversed", "range",
+                   "dict", "iter", "min", "max", "abs", "round", "float"))
+
+
+@dataclass(frozen=True)
+class Origin:
+    line: int
+    kind: str                                 # "passed" | "stores" | "assign"
+    expr: str = ""                            # for passed: the argument as the caller writes it
+    stores: tuple[tuple[int, str], ...] = ()  # for stores: (line, list) of each logged value
+
+
+@lru_cache(maxsize=8)
+def _tree(source: str) -> ast.Module | None:
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _callee(tree: ast.Module, line: int) -> tuple[str, list[str]] | None:
+    """(the name a caller uses, parameters) of the function whose body holds `line`: a
+    class's name for its `__init__`."""
+    best = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for fn in node.body:
+                if isinstance(fn, ast.FunctionDef) and fn.lineno < line <= fn.end_lineno:
+                    name = node.name if fn.name == "__init__" else fn.name
+                    best = (name, [a.arg for a in fn.args.args][1:])  # without self
+        elif isinstance(node, ast.FunctionDef) and node.lineno < line <= node.end_lineno and best is None:
+            best = (node.name, [a.arg for a in node.args.args])
+    return best
+
+
+def passed_from_caller(ev: Evidence, arg: str) -> Origin | None:
+    """The caller's argument for the parameter `arg` of the function the conversion ran in,
+    followed up the user stack while it is again a parameter passed on."""
+    source = "\n".join(ev.code.lines)
+    tree = _tree(source) if ev.failure else None
+    stack = list(ev.failure.stack_lines) if ev.failure else []
+    found = None
+    while tree is not None and len(stack) >= 2 and arg.isidentifier():
+        callee = _callee(tree, stack[-1])
+        if callee is None or arg not in callee[1]:
+            break
+        name, params = callee
+        calls = [c for c in ast.walk(tree) if isinstance(c, ast.Call) and c.lineno <= stack[-2] <= c.end_lineno
+                 and (getattr(c.func, "attr", None) or getattr(c.func, "id", None)) == name]
+        if not calls:
+            break
+        call, index = calls[0], params.index(arg)
+        value = next((k.value for k in call.keywords if k.arg == arg), None)
+        value = value or (call.args[index] if index < len(call.args) and not isinstance(call.args[index], ast.Starred) else None)
+        if value is None:
+            break
+        stack.pop()
+        found = Origin(call.lineno, "passed", ast.get_source_segment(source, value) or ast.unparse(value))
+        arg = found.expr
+    return found
+
+
+def _passes_on(a, kinds: dict) -> bool:
+    """An average or a copy of lists (`sum(xs) / len(xs)`): it hands on what they hold."""
+    return (a.call is None or a.call.split(".")[-1] in _PASS) and all(
+        r in _PASS or kinds.get(r, "tensor") != "tensor" for r in a.reads)
+
+
+def origin_of(ev: Evidence, names, line: int) -> Origin | None:
+    """Back from `names` read at `line` through renames, unpacking, loops over them and averages,
+    to lists the values were appended to (a log of losses), else to the assignment that made the
+    tensor. Where the runtime told which names held a graph, only those are followed, and the
+    tensor is made where such a name is first assigned from more than a name or a loop."""
+    kinds = dict(ev.failure.grad_names) if ev.failure else {}
+    loop_lines = {l.line for l in ev.code.loops}
+    todo, seen, stores, made = [(n, line) for n in names], set(), [], []
+    while todo and len(seen) < 200:
+        name, before = todo.pop()
+        if (name, before) in seen or name in _PASS or kinds and name not in kinds:
+            continue
+        seen.add((name, before))
+        a = _made_before(ev, name, before)
+        appended = [s for s in ev.code.stores if s.container == name and s.line < before and (a is None or a.line < s.line)]
+        for s in appended:
+            if _no_grad_with(ev, s.line) or s.detached:
+                continue
+            source = _made_before(ev, s.value, s.line) if s.value.isidentifier() else None
+            if source is not None and not source.detached and not _passes_on(source, kinds):
+                stores.append((s.line, name))  # the loss itself is kept
+            else:
+                todo += [(n, s.line) for n in s.reads]
+        if appended or a is None or a.detached or a.no_grad:
+            continue
+        text = ev.code.line_text(a.line)
+        plain = a.line in loop_lines or text.partition("=")[2].strip().isidentifier()
+        if not plain and (kinds.get(name) == "tensor" or not kinds and a.call and a.call.split(".")[-1] not in _PASS):
+            made.append(a.line)  # the nearest is where the tensor is made; a log further up still wins
+        todo += [(n, a.line) for n in a.reads]
+    if stores:
+        stores = sorted(set(stores))
+        return Origin(stores[0][0], "stores", stores=tuple(stores))
+    return Origin(made[0], "assign") if made else None
