@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 import types
-import weakref
 from collections.abc import Callable
 
 import torch
@@ -11,11 +10,11 @@ import torch
 from . import touch
 from .backwards import BackwardRecorder, is_user_file, root_nodes
 from .graph import ids_below, node_id, snapshot, walk
+from .no_graph import gradless_caches, grad_names, hook_code, no_grad_forwards
 from .records import Failure, Holder
+from .user_code import MAX_ITEMS, NOT_OBJECTS, hooks, user_class
 
-MAX_ITEMS = 64
 REACH_LIMIT = 2_000
-_NOT_OBJECTS = (types.ModuleType, type, types.FunctionType, types.MethodType, types.BuiltinFunctionType)
 
 
 def traceback_frames(tb):
@@ -86,18 +85,18 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
     elif isinstance(value, torch.nn.Module):  # a module keeps tensors of its own (a target, a history)
         for sub_path, module in list(value.named_modules())[:MAX_ITEMS]:
             attrs = {**vars(module), **module._buffers}  # a history kept as a buffer and reassigned
-            own = _user_class(type(module))  # a class in a user file: its attribute names are the user's too
+            own = user_class(type(module))  # a class in a user file: its attribute names are the user's too
             for name in [a for a in attrs if (a in idents or own) and _tensors_only(attrs[a])][:MAX_ITEMS]:
                 where = f"{path}.{sub_path}.{name}" if sub_path else f"{path}.{name}"
                 if isinstance(attrs[name], torch.Tensor):
                     yield where, attrs[name]
                 else:  # a state kept as a pair (`self.hidden = (h, c)`)
                     yield from ((f"{where}[{i}]", t) for i, t in enumerate(attrs[name]))
-            for hook in _hooks(module):
+            for hook in hooks(module):
                 yield from _closure_values(hook, idents, depth)
     elif isinstance(value, types.FunctionType):  # a hook or helper that closes over a list
         yield from _closure_values(value, idents, depth)
-    elif depth <= 1 and hasattr(value, "__dict__") and not isinstance(value, _NOT_OBJECTS):  # pipe.scheduler.ets
+    elif depth <= 1 and hasattr(value, "__dict__") and not isinstance(value, NOT_OBJECTS):  # pipe.scheduler.ets
         try:
             attrs = vars(value)
         except TypeError:
@@ -123,14 +122,6 @@ def _ddp_parameters(frames) -> tuple[str, ...]:
             if isinstance(value, ddp):
                 return tuple(n for n, p in value.module.named_parameters() if p.requires_grad)
     return ()
-
-
-def _hooks(module: torch.nn.Module) -> list:
-    """The functions registered as the module's forward (pre-)hooks."""
-    found = []
-    for hooks in (module._forward_hooks, module._forward_pre_hooks):
-        found += [getattr(h, "func", h) for h in list(hooks.values())[:MAX_ITEMS]]  # functools.partial too
-    return found
 
 
 def _closure_values(fn, idents: set[str], depth: int):
@@ -163,7 +154,7 @@ def _optimizers_writing(message: str, frames) -> tuple[str, ...]:
     for frame in frames:
         for name, value in list(frame.f_locals.items()):
             candidates = [(name, value)]
-            if not isinstance(value, (torch.optim.Optimizer, *_NOT_OBJECTS)) and hasattr(value, "__dict__"):
+            if not isinstance(value, (torch.optim.Optimizer, *NOT_OBJECTS)) and hasattr(value, "__dict__"):
                 try:
                     candidates += [(f"{name}.{k}", v) for k, v in list(vars(value).items())[:MAX_ITEMS]]
                 except TypeError:
@@ -194,73 +185,6 @@ def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tu
     return tuple(found.values())
 
 
-def _gradless_caches(frames, idents: set[str]) -> tuple[str, ...]:
-    """Plain attributes (not parameters or buffers) of the user's own modules that hold only
-    tensors without grad while the module trains: a value its forward computed and cached,
-    which reads back without a graph when it was computed under no_grad."""
-    found: list[str] = []
-    for frame in frames:
-        for name, value in list(frame.f_locals.items()):
-            if name not in idents or not isinstance(value, torch.nn.Module) \
-                    or not any(p.requires_grad for p in value.parameters()):
-                continue
-            for sub_path, module in list(value.named_modules())[:MAX_ITEMS]:
-                if not _user_class(type(module)):
-                    continue
-                for attr, held in list(vars(module).items())[:MAX_ITEMS]:
-                    items = held if isinstance(held, (tuple, list)) else (held,)
-                    if items and all(isinstance(t, torch.Tensor) and t.is_floating_point() and not t.requires_grad
-                                     for t in items[:MAX_ITEMS]):
-                        path = ".".join(p for p in (name, sub_path, attr) if p)
-                        if path not in found:
-                            found.append(path)
-    return tuple(found[:MAX_ITEMS])
-
-
-def _holds_grad(value, depth: int = 0) -> bool:
-    if isinstance(value, torch.Tensor):
-        return value.requires_grad
-    if depth < 2 and isinstance(value, (list, tuple)):
-        return any(_holds_grad(v, depth + 1) for v in list(value)[:MAX_ITEMS])
-    if depth < 2 and isinstance(value, dict):
-        return any(_holds_grad(v, depth + 1) for v in list(value.values())[:MAX_ITEMS])
-    return False
-
-
-def _grad_names(frames) -> tuple[tuple[str, str], ...]:
-    """Names in the user's frames (innermost first) whose value is, or holds, a tensor that
-    requires grad, with the value's kind: which argument of a NumPy conversion was refused, and
-    which names on the way to it carried the graph."""
-    found: dict[str, str] = {}
-    for frame in frames:
-        for name, value in list(frame.f_locals.items())[:16 * MAX_ITEMS]:
-            if name not in found and not name.startswith("_") and _holds_grad(value):
-                found[name] = "tensor" if isinstance(value, torch.Tensor) else type(value).__name__
-    return tuple(found.items())[:4 * MAX_ITEMS]
-
-
-def _no_grad_forwards(frames, idents: set[str]) -> tuple[tuple[str, int], ...]:
-    """(file, first line) of every `forward` decorated with `@torch.no_grad()` (or
-    inference_mode) in the user's own modules the frames hold: a call of that module returns
-    no graph, whatever the caller meant."""
-    found: list[tuple[str, int]] = []
-    for frame in frames:
-        for name, value in list(frame.f_locals.items()):
-            if name not in idents or not isinstance(value, torch.nn.Module):
-                continue
-            for _, module in list(value.named_modules())[:MAX_ITEMS]:
-                forward = getattr(type(module), "forward", None)
-                inner = getattr(forward, "__wrapped__", None)
-                cells = [c.cell_contents for c in getattr(forward, "__closure__", None) or ()]
-                if inner is None or getattr(forward, "__code__", None) is None or forward.__code__.co_name != "decorate_context" \
-                        or not any(type(getattr(c, "__self__", c)).__name__ in ("no_grad", "inference_mode") for c in cells):
-                    continue
-                where = (inner.__code__.co_filename, inner.__code__.co_firstlineno)
-                if _user_class(type(module)) and where not in found:
-                    found.append(where)
-    return tuple(found[:MAX_ITEMS])
-
-
 def _user_modules_in_library_frames(frames) -> list:
     """Frames of a framework (Lightning's strategy, a trainer) that hold the user's own
     module: its attributes are what the user's methods call `self.x`."""
@@ -269,33 +193,10 @@ def _user_modules_in_library_frames(frames) -> list:
         if is_user_file(frame.f_code.co_filename):
             continue
         for value in list(frame.f_locals.values()):
-            if isinstance(value, torch.nn.Module) and _user_class(type(value)):
+            if isinstance(value, torch.nn.Module) and user_class(type(value)):
                 if not any(v is value for v in found):
                     found.append(value)
     return found[:4]
-
-
-_USER_CLASSES: "weakref.WeakKeyDictionary[type, bool]" = weakref.WeakKeyDictionary()  # keeps no class alive
-
-
-def _user_class(cls) -> bool:
-    """Whether `cls` is defined in a cell or a user file (not torch, a library, or this package)."""
-    if cls in _USER_CLASSES:
-        return _USER_CLASSES[cls]
-    if getattr(cls, "__module__", None) == "__main__" and "__main__" not in getattr(cls, "__qualname__", "<"):
-        return True  # defined in a notebook cell (inspect finds no file for it) or the script run
-    import inspect
-
-    try:
-        path = inspect.getfile(cls)
-    except (TypeError, OSError):
-        path = None
-    found = bool(path) and is_user_file(path)
-    try:
-        _USER_CLASSES[cls] = found
-    except TypeError:
-        pass
-    return found
 
 
 def read_failure(exc: BaseException, tb, cell_filename: str, source: str, recorder: BackwardRecorder,
@@ -316,14 +217,14 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
     base = dict(error_type=type(exc).__name__, message=str(exc)[:4000], stack_lines=stack_lines, stack=stack,
                 unit=recorder.unit, ddp_parameters=_ddp_parameters([f for f, _ in user_frames]),
                 written_by=_optimizers_writing(str(exc), [f for f, _ in user_frames]),
-                grad_names=_grad_names([f for f, _ in reversed(user_frames)]) if "numpy()" in str(exc) else ())
+                grad_names=grad_names([f for f, _ in reversed(user_frames)]) if "numpy()" in str(exc) else ())
     if not roots:
         no_graph = "does not require grad" in base["message"]
         names, inner_first = set(re.findall(r"[A-Za-z_]\w*", source)), [f for f, _ in reversed(user_frames)]
         if not no_graph:
             return Failure(**base)
-        return Failure(**base, gradless_caches=_gradless_caches(inner_first, names),
-                       no_grad_forwards=_no_grad_forwards(inner_first, names))
+        return Failure(**base, gradless_caches=gradless_caches(inner_first, names),
+                       no_grad_forwards=no_grad_forwards(inner_first, names), hook_code=hook_code(inner_first, names))
     # half of the room at most, so graphs still alive from earlier readings leave room for later ones
     budget = max(1, touch.room() // 4)
     failing = ids_below(roots, budget)

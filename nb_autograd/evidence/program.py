@@ -289,6 +289,7 @@ def program_capture(capture: Capture, program: Program) -> Capture:
         graph = replace(graph, nodes=tuple(moved(n) for n in graph.nodes))
     name = "<nb_autograd program>"
     failure = replace(failure, stack_lines=lines_of(failure.stack, failure.unit), graph=graph,
-                      no_grad_forwards=tuple((name, n) for n in lines_of(failure.no_grad_forwards, failure.unit)))
+                      no_grad_forwards=tuple((name, n) for n in lines_of(failure.no_grad_forwards, failure.unit)),
+                      hook_code=tuple((name, n) for n in lines_of(failure.hook_code, failure.unit)))
     return replace(capture, source=program.text, filename=name, failure=failure,
                    backwards=tuple(calls))

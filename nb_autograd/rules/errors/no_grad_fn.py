@@ -6,7 +6,7 @@ from ...evidence import Evidence
 from ...evidence.errors import read_errors
 from ...fixes.plan import plan
 from ..base import Hit
-from ._no_grad_trace import find_cut
+from ._no_grad_trace import CutSite, find_cut
 from .no_grad_fn_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "no_grad_fn"
@@ -18,6 +18,22 @@ def _facts(ev: Evidence, line: int, cut: str = "", **more) -> tuple[tuple[str, s
     base = {"name": site.receiver if site else "?", "line": str(line), "backward_line": str(ev.line),
             "cut": cut, **more}
     return tuple(base.items())
+
+
+def _hook_detaches(ev: Evidence) -> CutSite | None:
+    """A forward hook the runtime found registered on the model that stores a detached copy of
+    what it sees (`self.outputs.append(out.detach())`, `self.activations = out.detach()`),
+    read back elsewhere: a loss built from those activations has no graph."""
+    lines = {l for f, l in (ev.failure.hook_code if ev.failure else ()) if f == ev.capture.filename}
+    for f in (f for f in ev.code.functions if f.line in lines):
+        kept = [(s.line, s.container) for s in ev.code.stores if f.line < s.line <= f.end_line and s.detached]
+        kept += [(a.line, t) for a in ev.code.assigns if f.line < a.line <= f.end_line and a.detached
+                 for t in a.targets if t.startswith("self.")]
+        for line, name in kept:
+            attr = name.rpartition(".")[2]
+            if any(n.endswith("." + attr) and not f.line <= r <= f.end_line for n, r in ev.code.reads):
+                return CutSite(line, "detach", ev.code.line_text(line), (line,))
+    return None
 
 
 def _no_grad_forward(ev: Evidence, facts) -> int | None:
@@ -49,7 +65,7 @@ def match(ev: Evidence) -> Hit | None:
     if ev.line is None:
         return None
     facts = read_errors(ev.capture.source)
-    cut = find_cut(ev, facts)
+    cut = _hook_detaches(ev) or find_cut(ev, facts)
     if cut is not None:
         line = cut.line
         if cut.kind == "no_grad_function" and ev.joined and ev.program.piece_at(cut.line) is not ev.program.piece_at(cut.call_line):

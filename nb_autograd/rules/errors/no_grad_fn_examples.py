@@ -412,6 +412,41 @@ delta = torch.zeros(1, 4, requires_grad=True)
 loss = enc(torch.ones(1, 4) + delta).pow(2).sum()
 loss.backward()
 """),
+    Example(code="""\
+import torch
+net = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU(), torch.nn.Linear(4, 2))
+
+class Recorder:
+    def __init__(self):
+        self.outputs = []
+
+    def __call__(self, module, inputs, output):
+        self.outputs.append(output.detach())
+
+recorder = Recorder()
+net[1].register_forward_hook(recorder)
+x = torch.randn(3, 4, requires_grad=True)
+net(x)
+loss = recorder.outputs[0].pow(2).sum()
+loss.backward()
+""", line=9, note="a forward hook keeps detached activations, and the loss is built from them (bdpy#56)", fixed="""\
+import torch
+net = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU(), torch.nn.Linear(4, 2))
+
+class Recorder:
+    def __init__(self):
+        self.outputs = []
+
+    def __call__(self, module, inputs, output):
+        self.outputs.append(output)
+
+recorder = Recorder()
+net[1].register_forward_hook(recorder)
+x = torch.randn(3, 4, requires_grad=True)
+net(x)
+loss = recorder.outputs[0].pow(2).sum()
+loss.backward()
+"""),
 )
 
 GOOD = (

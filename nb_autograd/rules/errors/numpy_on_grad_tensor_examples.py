@@ -1,0 +1,190 @@
+"""Runnable examples for numpy_on_grad_tensor (kept apart: the rule module stays small)."""
+from __future__ import annotations
+
+from ..base import Example
+
+BAD = (
+    Example(code="""\
+import torch
+model = torch.nn.Linear(3, 1)
+pred = model(torch.randn(5, 3))
+values = pred.numpy()
+""", line=4, fixed="""\
+import torch
+model = torch.nn.Linear(3, 1)
+pred = model(torch.randn(5, 3))
+values = pred.detach().cpu().numpy()
+"""),
+    Example(code="""\
+import torch
+model = torch.nn.Linear(3, 1)
+history = []
+for epoch in range(3):
+    loss = model(torch.randn(8, 3)).pow(2).mean()
+    loss.backward()
+    history.append(loss.numpy())
+""", line=7, fixed="""\
+import torch
+model = torch.nn.Linear(3, 1)
+history = []
+for epoch in range(3):
+    loss = model(torch.randn(8, 3)).pow(2).mean()
+    loss.backward()
+    history.append(loss.detach().cpu().numpy())
+"""),
+    Example(code="""\
+import numpy as np
+import torch
+class Probe:
+    def __init__(self, layer):
+        self.layer = layer
+
+    def snapshot(self):
+        return np.asarray(self.layer.weight)
+
+probe = Probe(torch.nn.Linear(2, 2))
+w = probe.snapshot()
+""", line=8, fixed="""\
+import numpy as np
+import torch
+class Probe:
+    def __init__(self, layer):
+        self.layer = layer
+
+    def snapshot(self):
+        return np.asarray(self.layer.weight.detach().cpu().numpy())
+
+probe = Probe(torch.nn.Linear(2, 2))
+w = probe.snapshot()
+"""),
+    Example(code="""\
+import numpy as np
+import torch
+net = torch.nn.Linear(1, 1)
+xs = torch.linspace(0, 1, 5).unsqueeze(1)
+curve = np.stack([xs.numpy(), net(xs).numpy()])
+""", line=5, fixed="""\
+import numpy as np
+import torch
+net = torch.nn.Linear(1, 1)
+xs = torch.linspace(0, 1, 5).unsqueeze(1)
+curve = np.stack([xs.detach().cpu().numpy(), net(xs).detach().cpu().numpy()])
+"""),
+    Example(code="""\
+import numpy as np
+import torch
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+history = []
+for epoch in range(3):
+    train_loss = 0
+    for step in range(2):
+        loss = model(torch.randn(8, 3)).pow(2).mean()
+        train_loss += loss
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    history.append(train_loss / 2)
+curve = np.asarray(history, dtype=float)
+""", line=10, note="a logged running loss summed from the loss tensor itself (pytorch-deep-learning#583): "
+                        "fixed where it is summed, not where it is plotted", fixed="""\
+import numpy as np
+import torch
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+history = []
+for epoch in range(3):
+    train_loss = 0
+    for step in range(2):
+        loss = model(torch.randn(8, 3)).pow(2).mean()
+        train_loss += loss.detach()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    history.append(train_loss / 2)
+curve = np.asarray(history, dtype=float)
+"""),
+    Example(code="""\
+import numpy as np
+import torch
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+losses = []
+for step in range(3):
+    loss = model(torch.randn(8, 3)).pow(2).mean()
+    losses.append(loss)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+history = [sum(losses) / len(losses)]
+curve = np.asarray(history, dtype=float)
+""", line=8, note="a log of the loss tensors: each entry keeps its step's graph (Lofi#14)", fixed="""\
+import numpy as np
+import torch
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+losses = []
+for step in range(3):
+    loss = model(torch.randn(8, 3)).pow(2).mean()
+    losses.append(loss.detach())
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+history = [sum(losses) / len(losses)]
+curve = np.asarray(history, dtype=float)
+"""),
+    Example(code="""\
+import numpy as np
+import torch
+def show(points, values):
+    return np.asarray(points), np.asarray(values)
+
+w = torch.nn.Parameter(torch.tensor([2.0, -1.0]))
+x = torch.randn(5, 2)
+show(x[:, 0], x @ w)
+""", line=8, note="a plotting helper converts what the caller hands it (fastai course-v3#521)", fixed="""\
+import numpy as np
+import torch
+def show(points, values):
+    return np.asarray(points), np.asarray(values)
+
+w = torch.nn.Parameter(torch.tensor([2.0, -1.0]))
+x = torch.randn(5, 2)
+show(x[:, 0], (x @ w).detach().cpu().numpy())
+"""),
+    Example(code="""\
+import numpy as np
+import torch
+model = torch.nn.Linear(4, 2)
+def draw(box):
+    return np.asarray(box, dtype=float)
+
+boxes = model(torch.randn(3, 4))
+for x0, x1 in boxes:
+    draw((x0, x1))
+""", line=7, note="boxes kept from a forward with grad, unpacked for drawing (Transformers-Tutorials#178)", fixed="""\
+import numpy as np
+import torch
+model = torch.nn.Linear(4, 2)
+def draw(box):
+    return np.asarray(box, dtype=float)
+
+boxes = model(torch.randn(3, 4)).detach()
+for x0, x1 in boxes:
+    draw((x0, x1))
+"""),
+)
+
+GOOD = (
+    Example(code="""\
+import torch
+model = torch.nn.Linear(3, 1)
+values = model(torch.randn(5, 3)).detach().numpy()
+"""),
+    Example(code="""\
+import torch
+model = torch.nn.Linear(3, 1)
+with torch.no_grad():
+    values = model(torch.randn(5, 3)).numpy()
+"""),
+)
