@@ -223,7 +223,7 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
         names, inner_first = set(re.findall(r"[A-Za-z_]\w*", source)), [f for f, _ in reversed(user_frames)]
         if not no_graph:
             return Failure(**base)
-        return Failure(**base, gradless_caches=gradless_caches(inner_first, names),
+        return Failure(**base, grad_mode_off=not torch.is_grad_enabled(), gradless_caches=gradless_caches(inner_first, names),
                        no_grad_forwards=no_grad_forwards(inner_first, names), hook_code=hook_code(inner_first, names))
     # half of the room at most, so graphs still alive from earlier readings leave room for later ones
     budget = max(1, touch.room() // 4)

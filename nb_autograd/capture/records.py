@@ -134,6 +134,7 @@ class Failure:
     written_by: tuple[str, ...] = ()  # optimizers (as the frames name them) holding a parameter like the one an in-place error names
     grad_names: tuple[tuple[str, str], ...] = ()  # (name, "tensor" | "list" | ...) in the user frames, innermost first, holding a tensor that requires grad (NumPy errors)
     gradless_caches: tuple[str, ...] = ()
+    grad_mode_off: bool = False  # gradient tracking was off for the whole session when the error was read
     hook_code: tuple[Frame, ...] = ()  # user functions registered as forward hooks on the frames' modules: (file, def line)
     no_grad_forwards: tuple[Frame, ...] = ()  # user modules in the frames whose forward is decorated no_grad: (file, decorator line)  # user modules' plain tensor attributes without grad ("model.combined.cache"), for a loss with no grad_fn
 

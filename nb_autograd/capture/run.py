@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import linecache
 
+import torch
+
 from .backwards import RECORDER
 from .failure import read_failure
 from .marks import compile_unit
@@ -130,6 +132,7 @@ def run_source(source: str, filename: str = "<nb_autograd>", watch: bool = True)
     register_source(filename, source)
     namespace = {"__name__": "__main__", "__file__": filename, "__builtins__": __builtins__}
     run = Run(filename, source, namespace, watch=watch, top_code=code)
+    grad_mode = torch.is_grad_enabled()
     try:
         with run:
             exec(code, namespace)
@@ -138,4 +141,5 @@ def run_source(source: str, filename: str = "<nb_autograd>", watch: bool = True)
     finally:
         run.close()
         namespace.clear()
+        torch.set_grad_enabled(grad_mode)  # a script's `torch.set_grad_enabled(False)` ends with it
     return run.capture

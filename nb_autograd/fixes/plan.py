@@ -20,7 +20,7 @@ KINDS = ("add_detach", "detach_state", "wrap_no_grad", "move_backward_after_loop
          # family B
          "out_of_place", "clone_before_write", "move_step_after_backward", "recompute_after_step", "remove_no_grad",
          "keep_in_graph", "unfreeze", "add_requires_grad", "init_under_no_grad", "reduce_to_scalar",
-         "detach_numpy", "to_device", "inline_helper", "loss_from_scores", "clear_cache_on_train",
+         "detach_numpy", "to_device", "inline_helper", "loss_from_scores", "clear_cache_on_train", "wrap_enable_grad",
          # distributed
          "set_call_keyword")
 

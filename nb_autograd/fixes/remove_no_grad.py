@@ -1,7 +1,8 @@
 """Take the computation out of `with torch.no_grad():` (its body runs with grad tracking
 again) when the result is meant to be trained; or drop a `@torch.no_grad()` decorator from
 a helper whose result is trained and that cannot be inlined at that call (its evaluation
-callers still get numbers from it; they merely build a graph they never use)."""
+callers still get numbers from it; they merely build a graph they never use); or drop a
+`torch.set_grad_enabled(False)` statement that turned tracking off for the whole session."""
 from __future__ import annotations
 
 import libcst as cst
@@ -24,10 +25,22 @@ def _undecorate(tree, line: int) -> str | None:
     return tree.replace(fn, fn.with_changes(decorators=kept, leading_lines=[*fn.leading_lines, *leading]))
 
 
+def _drop_grad_off(tree, line: int) -> str | None:
+    stmt = tree.statement(line, cst.SimpleStatementLine)
+    where = stmt and tree.block(stmt)
+    if not where or len(stmt.body) != 1 or not code_of(stmt.body[0]).replace(" ", "").endswith("set_grad_enabled(False)"):
+        return None
+    block, i = where
+    rest = list(block.body[i + 1:])
+    if rest:
+        rest[0] = rest[0].with_changes(leading_lines=stmt.leading_lines)
+    return with_body(tree, block, list(block.body[:i]) + rest)
+
+
 def remove_no_grad(source: str, with_line: int) -> str | None:
     tree = load(source)
     if tree and tree.statement(with_line, cst.With) is None:
-        return _undecorate(tree, with_line)
+        return _undecorate(tree, with_line) or _drop_grad_off(tree, with_line)
     stmt = tree and tree.statement(with_line, cst.With)
     where = stmt and tree.block(stmt)
     if not where or not isinstance(stmt.body, cst.IndentedBlock):

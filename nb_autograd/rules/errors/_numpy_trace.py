@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ...evidence import Evidence
+from ...evidence.errors import FACTORIES
 from ._no_grad_trace import _made_before, _no_grad_with
 
 # calls that hand their arguments' values on (a loop over a zip, an average of a list)
@@ -114,3 +115,23 @@ def origin_of(ev: Evidence, names, line: int) -> Origin | None:
         stores = sorted(set(stores))
         return Origin(stores[0][0], "stores", stores=tuple(stores))
     return Origin(made[0], "assign") if made else None
+
+
+def attribute_origin(ev: Evidence, expr: str) -> Origin | None:
+    """`model.alphas[0]` read for a plot: where a module's method stores the attribute from a
+    value it computed (`self.alphas = alphas`), not where it is set up (`None`, `torch.zeros`)."""
+    try:
+        node = ast.parse(expr, mode="eval").body
+    except SyntaxError:
+        return None
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    if not isinstance(node, ast.Attribute):
+        return None
+    attr = "self." + node.attr
+    for a in sorted(ev.code.assigns_to(attr), key=lambda a: a.line):
+        made_by_factory = (a.call or "").rpartition(".")[2] in FACTORIES
+        if a.reads and not a.detached and not a.no_grad and not made_by_factory and ev.code.function_at(a.line) is not None \
+                and not ev.code.set_up_only(a.line):  # a parameter made in __init__ is trained, not kept
+            return Origin(a.line, "assign")
+    return None

@@ -144,6 +144,9 @@ def _recompute_chain(ev: Evidence, step_line: int) -> tuple[int, ...]:
     f = ev.code.function_at(step_line)
     start = f.line if f else 0
     needed = depends_on(ev, set(site.names), ev.line, start)
+    # `main.q` stepped, `main.policy` trained after: one call `main(obs)` computes both (DDPG)
+    roots = {m.split(".")[0] for m in models}
+    models, own = models | roots, own | ({o.split(".")[0] for o in own} - roots)
     chain, made = [], set()
     for a in sorted(ev.code.assigns, key=lambda a: a.line):
         if not start <= a.line < step_line or not set(a.targets) & needed or ev.code.function_at(a.line) != f:

@@ -6,7 +6,7 @@ from ...evidence import Evidence
 from ...evidence.errors import read_errors
 from ...fixes.plan import plan
 from ..base import Hit
-from ._no_grad_trace import CutSite, find_cut
+from ._no_grad_trace import CutSite, _no_grad_with, find_cut
 from .no_grad_fn_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "no_grad_fn"
@@ -18,6 +18,29 @@ def _facts(ev: Evidence, line: int, cut: str = "", **more) -> tuple[tuple[str, s
     base = {"name": site.receiver if site else "?", "line": str(line), "backward_line": str(ev.line),
             "cut": cut, **more}
     return tuple(base.items())
+
+
+def _grad_turned_off(ev: Evidence) -> int | None:
+    """The runtime found gradient tracking off for the whole session: the last statement that
+    turned it off (`torch.set_grad_enabled(False)` in a set-up cell), not a with block."""
+    if ev.failure is None or not ev.failure.grad_mode_off:
+        return None
+    calls = [c.line for c in ev.code.calls if c.func.endswith("set_grad_enabled")
+             and ev.code.line_text(c.line).split("#")[0].replace(" ", "").endswith("set_grad_enabled(False)")]
+    return max(calls) if calls else None
+
+
+def _called_under_no_grad(ev: Evidence, facts) -> int | None:
+    """The backward ran inside a call made from a function decorated no_grad (an optimizer's
+    `step(closure)`) or from a no_grad block: the frame that made that call, as the runtime
+    stack shows it."""
+    stack = ev.failure.stack_lines if ev.failure else ()
+    decorated = {name for name, _ in facts.decorated_no_grad}
+    for line in reversed(stack[:-1]):
+        f = ev.code.function_at(line)
+        if f is not None and f.name in decorated or _no_grad_with(ev, line) is not None:
+            return line
+    return None
 
 
 def _hook_detaches(ev: Evidence) -> CutSite | None:
@@ -64,7 +87,15 @@ def _cache_filled_without_graph(ev: Evidence) -> tuple[str, int] | None:
 def match(ev: Evidence) -> Hit | None:
     if ev.line is None:
         return None
+    off = _grad_turned_off(ev)
+    if off is not None:
+        return Hit(CAUSE, off, 0.9, variant="grad_off", facts=_facts(ev, off, ev.code.line_text(off)),
+                   related=(("backward", ev.line),))
     facts = read_errors(ev.capture.source)
+    caller = _called_under_no_grad(ev, facts)
+    if caller is not None:
+        return Hit(CAUSE, caller, 0.9, variant="called_under_no_grad", facts=_facts(ev, caller, ev.code.line_text(caller)),
+                   related=(("backward", ev.line),))
     cut = _hook_detaches(ev) or find_cut(ev, facts)
     if cut is not None:
         line = cut.line
@@ -95,8 +126,10 @@ def match(ev: Evidence) -> Hit | None:
 
 def plans(hit: Hit, ev: Evidence) -> list:
     line, plans = hit.line, []
-    if hit.variant == "no_grad":
+    if hit.variant in ("no_grad", "grad_off"):
         plans.append(plan("remove_no_grad", with_line=line))
+    elif hit.variant == "called_under_no_grad":
+        plans.append(plan("wrap_enable_grad", line=line))
     elif hit.variant == "cache":
         plans.append(plan("clear_cache_on_train", line=line, attr=hit.fact("attr")))
     elif hit.variant == "frozen":

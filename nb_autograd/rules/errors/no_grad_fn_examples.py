@@ -447,6 +447,76 @@ net(x)
 loss = recorder.outputs[0].pow(2).sum()
 loss.backward()
 """),
+    Example(code="""\
+import torch
+torch.set_grad_enabled(False)  # set up for inference
+model = torch.nn.Linear(3, 1)
+x = torch.randn(4, 3)
+print(model(x).shape)
+loss = model(x).pow(2).mean()
+loss.backward()
+""", line=2, note="tracking turned off for the session in a set-up cell (grad-cam-pytorch#33)", fixed="""\
+import torch
+model = torch.nn.Linear(3, 1)
+x = torch.randn(4, 3)
+print(model(x).shape)
+loss = model(x).pow(2).mean()
+loss.backward()
+"""),
+    Example(code="""\
+import torch
+
+class Plain(torch.optim.Optimizer):
+    def __init__(self, params, lr=0.1):
+        super().__init__(params, {"lr": lr})
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        loss = closure()
+        for group in self.param_groups:
+            for p in group["params"]:
+                p.add_(p.grad, alpha=-group["lr"])
+        return loss
+
+model = torch.nn.Linear(3, 1)
+opt = Plain(model.parameters())
+x = torch.randn(4, 3)
+
+def closure():
+    opt.zero_grad()
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    return loss
+
+opt.step(closure)
+""", line=9, note="an optimizer's step decorated no_grad calls the closure (HeavyBall#10)", fixed="""\
+import torch
+
+class Plain(torch.optim.Optimizer):
+    def __init__(self, params, lr=0.1):
+        super().__init__(params, {"lr": lr})
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        with torch.enable_grad():
+            loss = closure()
+        for group in self.param_groups:
+            for p in group["params"]:
+                p.add_(p.grad, alpha=-group["lr"])
+        return loss
+
+model = torch.nn.Linear(3, 1)
+opt = Plain(model.parameters())
+x = torch.randn(4, 3)
+
+def closure():
+    opt.zero_grad()
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    return loss
+
+opt.step(closure)
+"""),
 )
 
 GOOD = (

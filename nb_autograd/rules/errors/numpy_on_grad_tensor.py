@@ -6,7 +6,7 @@ import ast
 from ...evidence import Evidence
 from ...fixes.plan import plan
 from ..base import Hit
-from ._numpy_trace import Origin, origin_of, passed_from_caller
+from ._numpy_trace import Origin, attribute_origin, origin_of, passed_from_caller
 from .numpy_on_grad_tensor_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "numpy_on_grad_tensor"
@@ -46,7 +46,7 @@ def _traced(ev: Evidence, arg: str) -> tuple[Origin | None, Origin | None]:
     kinds = dict(ev.failure.grad_names)
     names = _names(expr)
     container = expr.startswith(("(", "[")) or any(kinds.get(n) not in (None, "tensor") for n in names[:1])
-    return passed, origin_of(ev, names, line) if container else None
+    return passed, origin_of(ev, names, line) if container else attribute_origin(ev, expr)
 
 
 def logged_totals(ev: Evidence) -> list:

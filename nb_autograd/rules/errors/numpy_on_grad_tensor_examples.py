@@ -173,6 +173,49 @@ boxes = model(torch.randn(3, 4)).detach()
 for x0, x1 in boxes:
     draw((x0, x1))
 """),
+    Example(code="""\
+import numpy as np
+import torch
+
+class Attention(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.score = torch.nn.Linear(4, 3)
+        self.alphas = None
+
+    def forward(self, x):
+        alphas = self.score(x).softmax(-1)
+        self.alphas = alphas
+        return alphas @ torch.ones(3, 2)
+
+def show(matrix):
+    return np.asarray(matrix)
+
+attn = Attention()
+attn(torch.randn(2, 4))
+show(attn.alphas[0])
+""", line=12, note="a module keeps its attention scores for plotting (PyTorchStepByStep#23)", fixed="""\
+import numpy as np
+import torch
+
+class Attention(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.score = torch.nn.Linear(4, 3)
+        self.alphas = None
+
+    def forward(self, x):
+        alphas = self.score(x).softmax(-1)
+        self.alphas = alphas.detach()
+        return alphas @ torch.ones(3, 2)
+
+def show(matrix):
+    return np.asarray(matrix)
+
+attn = Attention()
+attn(torch.randn(2, 4))
+show(attn.alphas[0])
+"""),
 )
 
 GOOD = (

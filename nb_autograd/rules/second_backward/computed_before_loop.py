@@ -18,13 +18,18 @@ def before_loop_names(ev: Evidence) -> list[tuple[str, int]]:
     if loop is None:
         return []
     out = []
+    # the loop sits in a function the program calls later: what the top level made before
+    # that call ran before the loop too (`out = encoder(x)` to check shapes, then `train()`)
+    outer = ev.failure.stack_lines[0] if loop.function and ev.failure and ev.failure.stack_lines else None
+    called_later = outer is not None and ev.code.function_at(outer) is None and outer > loop.line
     for a in ev.code.assigns:
-        if a.line >= loop.line or a.detached or a.no_grad or (a.call is None and not a.reads):
+        earlier = a.line < loop.line or called_later and a.line < outer and ev.code.function_at(a.line) is None
+        if not earlier or a.detached or a.no_grad or (a.call is None and not a.reads):
             continue
         if any(l.contains(a.line) and not l.contains(loop.line) for l in ev.code.loops):
             continue  # inside a sibling loop
         for name in a.targets:
-            later = [b.line for b in ev.code.assigns_to(name) if b.line > a.line and b.line < loop.line]
+            later = [b.line for b in ev.code.assigns_to(name) if a.line < b.line < max(loop.line, a.line + 1)]
             assigned_in_loop = any(loop.contains(b.line) for b in ev.code.assigns_to(name))
             read_in_loop = any(ev.in_loop_scope(r) for r in ev.code.read_lines(name))
             if not later and not assigned_in_loop and read_in_loop:
