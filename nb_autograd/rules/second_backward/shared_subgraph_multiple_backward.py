@@ -175,12 +175,20 @@ def _detach_where(ev: Evidence, first: int, line: int, shared: tuple[str, int] |
 
 
 def _closure(ev: Evidence, names: set[str], after: int, upto: int) -> set[int]:
-    """Lines in (after, upto] that compute `names`, followed back through what they read."""
-    lines, names = set(), set(names)
-    for a in sorted(ev.code.assigns, key=lambda a: -a.line):
-        if after < a.line <= upto and set(a.targets) & names:
+    """Lines in (after, upto] that compute `names`, followed back through what they read: for
+    each name only its latest assignment before the read (a name reused for the discriminator's
+    and the generator's output is two values)."""
+    lines, todo, seen = set(), [(n, upto) for n in names], set()
+    while todo and len(seen) < 400:
+        name, before = todo.pop()
+        if (name, before) in seen:
+            continue
+        seen.add((name, before))
+        made = [a for a in ev.code.assigns_to(name) if after < a.line <= before]
+        if made:
+            a = max(made, key=lambda a: a.line)
             lines.add(a.line)
-            names |= a.reads
+            todo += [(r, a.line - 1) for r in a.reads]
     return lines
 
 
