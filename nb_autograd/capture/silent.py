@@ -15,7 +15,7 @@ import torch
 from . import touch
 from .backwards import RECORDER
 from .failure import _tensor_values
-from .graph import NO_SEQ, saved_buffers, walk, walk_with_children
+from .graph import NO_SEQ, live_bytes as _node_bytes, walk, walk_with_children
 
 GROWTH_CALLS = 3      # a site's graph must reach further back on this many calls in a row
 SPAN = 3              # a holder must keep nodes of this many iterations of one line
@@ -75,7 +75,7 @@ def _cell_line(filename: str, frame) -> int | None:
 
 
 def live_bytes(nodes) -> int:
-    return sum(b.nbytes for node in nodes for b in saved_buffers(node) if b.state == "live")
+    return sum(_node_bytes(node) for node in nodes)
 
 
 def measure(roots, since: int) -> tuple[list, int, int, int, bool]:
