@@ -8,6 +8,7 @@ import re
 import sys
 import weakref
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import torch
@@ -118,7 +119,6 @@ class Timeline:
     def __init__(self, filename: str, origin=None, top_code=None):
         self.filename, self.origin, self.top_code = filename, origin, top_code
         self.sampled: dict[str, KeptGraph] = {}     # holders seen in function frames
-        self._idents: set[str] | None = None
         self.events: list[TimelineEvent] = []
         self.ranges: list[tuple[int, int]] = []     # (lowest, highest) seq of each backward
         self._site_seq: dict[tuple, int] = {}
@@ -163,13 +163,13 @@ class Timeline:
             self._sample_functions(sys._getframe(1))
 
     def _sample_functions(self, frame) -> None:
-        """Holders in the cell's function frames, which are gone by the cell's end."""
-        if self._idents is None:
-            self._idents = source_names(self.filename)
-        while frame is not None:
+        """Holders in the cell's function frames, which are gone by the cell's end (the frames
+        between the backward and the cell's own code: the ones below it are its caller's)."""
+        idents = source_names(self.filename)
+        while frame is not None and frame.f_code is not self.top_code:
             code = frame.f_code
-            if code.co_filename == self.filename and code is not self.top_code and code.co_name != "<module>":
-                for kept in scan_holders(frame.f_locals, self._idents, self.origin, self.ranges):
+            if code.co_filename == self.filename and code.co_name != "<module>":
+                for kept in scan_holders(frame.f_locals, idents, self.origin, self.ranges):
                     self.sampled[kept.path] = kept
             frame = frame.f_back
 
@@ -210,11 +210,17 @@ class Timeline:
         return tuple(out)
 
 
-def source_names(filename: str) -> set[str]:
-    return set(re.findall(r"[A-Za-z_]\w*", "".join(linecache.getlines(filename))))
+def source_names(filename: str) -> frozenset[str]:
+    """The identifiers in `filename`'s source, read once per text (sampled, then at the cell's end)."""
+    return _names("".join(linecache.getlines(filename)))
 
 
-def scan_holders(namespace: dict, idents: set[str], origin, ranges) -> list[KeptGraph]:
+@lru_cache(maxsize=16)
+def _names(text: str) -> frozenset[str]:
+    return frozenset(re.findall(r"[A-Za-z_]\w*", text))
+
+
+def scan_holders(namespace: dict, idents: frozenset[str], origin, ranges) -> list[KeptGraph]:
     """Names of the cell holding graphs that span SPAN or more iterations of one line, unless
     one backward went through them (a loss summed over the loop, then backpropagated)."""
     groups: dict[str, list] = {}
