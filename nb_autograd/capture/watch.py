@@ -106,7 +106,7 @@ class Watcher:
         self._mode: _ProvenanceMode | None = None
         self.thread = None
         self.timeline = Timeline(filename, self.origin, top_code)
-        self._hooks = OptimizerHooks(self.timeline, self._suspend, self._resume)
+        self._hooks = OptimizerHooks(self.timeline, self._suspend, self._resume) if self.ops else OptimizerHooks(self.timeline)
         self._listening = False
 
     # install / uninstall -------------------------------------------------------------
