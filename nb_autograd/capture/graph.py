@@ -12,6 +12,7 @@ from .records import GraphNode, GraphSnapshot, SavedBuffer
 
 NO_SEQ = 2**64 - 1
 MAX_NODES = 20_000
+WALK_LIMIT = 2_000  # nodes the watcher reads per graph: enough to see earlier iterations' nodes pile up
 _saved_names: dict[type, tuple[str, ...]] = {}
 _raw_names: dict[type, tuple[str, ...]] = {}
 _custom_kinds: dict[type, bool] = {}

@@ -20,7 +20,8 @@ from torch.overrides import TorchFunctionMode
 from . import marks
 from .backwards import RECORDER, is_user_file
 from .optimizer_hooks import OptimizerHooks
-from .silent import Timeline, scan_holders, source_names
+from .holders import scan_holders, source_names
+from .silent import Timeline
 
 _next_seq = torch._C._autograd._get_sequence_nr
 _is_compiling = torch.compiler.is_compiling
