@@ -9,67 +9,22 @@ TorchFunctionMode noting the sequence-number range each op created: it also name
 inside an imported user module, at a per-op Python cost."""
 from __future__ import annotations
 
-import sys
 import threading
 from bisect import bisect_left, bisect_right
 from operator import itemgetter
 
 import torch
-from torch.overrides import TorchFunctionMode
 
 from . import marks
 from .backwards import RECORDER, is_user_file
-from .optimizer_hooks import OptimizerHooks
 from .holders import scan_holders, source_names
+from .ops_mode import ProvenanceMode, pop_to
+from .optimizer_hooks import OptimizerHooks
 from .silent import Timeline
 
 _next_seq = torch._C._autograd._get_sequence_nr
-_is_compiling = torch.compiler.is_compiling
-# Property reads/writes (`p.grad`, `.data`, `.shape`: most calls in an optimizer step) make no
-# graph node: return before any bookkeeping. (`.T`, `.real` do make nodes: not listed.)
-_WRAPPER = type(torch.Tensor.grad.__get__)
-_QUIET = frozenset(getattr(torch._C.TensorBase, name) for name in (
-    "size", "dim", "numel", "stride", "is_contiguous", "item", "tolist", "data_ptr", "element_size",
-    "nelement", "get_device", "is_floating_point", "storage_offset", "__len__", "__bool__") if hasattr(torch._C.TensorBase, name))
-_PLAIN = frozenset(("grad", "data", "shape", "requires_grad", "grad_fn", "is_leaf", "device", "dtype",
-                    "_version", "names", "layout", "ndim", "is_cuda", "_base", "output_nr"))
-
-
-class _ProvenanceMode(TorchFunctionMode):
-    """After each torch call, note (sequence-number range it created, line, iteration)."""
-
-    def __init__(self, watcher: "Watcher"):
-        super().__init__()
-        self.watcher = watcher
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        try:
-            quiet = _SKIP[func]
-        except (KeyError, TypeError):
-            quiet = _quiet(func)
-        if quiet or _is_compiling():  # compiling: untraceable code gave wrong results
-            return func(*args, **kwargs) if kwargs else func(*args)
-        before = _next_seq()
-        result = func(*args, **kwargs) if kwargs else func(*args)
-        after = _next_seq()
-        if after != before:
-            self.watcher._note(before, after - 1, sys._getframe(1))
-        return result
-
-
-def _quiet(func) -> bool:
-    """Whether `func` makes no graph node; remembered per torch function (a fixed set)."""
-    try:
-        quiet = func in _QUIET or (type(func) is _WRAPPER and getattr(func.__self__, "__name__", None) in _PLAIN)
-        _SKIP[func] = quiet
-        return quiet
-    except TypeError:  # unhashable: asked again each time
-        return type(func) is _WRAPPER and getattr(func.__self__, "__name__", None) in _PLAIN
-
-
 _first = itemgetter(0)
 _get_ident = threading.get_ident
-_SKIP: dict = {}  # func -> makes no graph node (one dict lookup per op instead of two tests)
 _USER: dict = {}  # code object -> whether it is the user's (not torch, the stdlib, this package)
 
 
@@ -104,7 +59,7 @@ class Watcher:
         self._runs: dict[tuple, list] = {}  # ops: cell-line stack -> [runs, lasti, child frame]
         self._counts: dict = {}             # marks: cell line (or stack of lines) -> runs
         self._last_key: tuple = ()
-        self._mode: _ProvenanceMode | None = None
+        self._mode: ProvenanceMode | None = None
         self.thread = None
         self.timeline = Timeline(filename, self.origin, top_code)
         self._hooks = OptimizerHooks(self.timeline, self._suspend, self._resume) if self.ops else OptimizerHooks(self.timeline)
@@ -119,7 +74,7 @@ class Watcher:
             self._hooks.install()
             self.thread = threading.get_ident()
             if self.ops:
-                self._mode = _ProvenanceMode(self)
+                self._mode = ProvenanceMode(self)
                 self._mode.__enter__()
             else:
                 marks.listen(self)
@@ -132,7 +87,7 @@ class Watcher:
         KeyboardInterrupt, and drops every frame it held."""
         mode, self._mode = self._mode, None
         if mode is not None:
-            _pop_to(mode)
+            pop_to(mode)
         if not self.ops and self.thread is not None:
             marks.unlisten(self)
             self._push(_next_seq(), None, None, None)  # nodes made after the cell have no origin
@@ -265,12 +220,3 @@ class Watcher:
             if namespace is not None else []
         kept += [k for path, k in self.timeline.sampled.items() if all(path != h.path for h in kept)]
         return tuple(found + sorted(kept, key=lambda k: -k.nodes))
-
-
-def _pop_to(mode) -> None:
-    """Pop the torch-function mode stack down to and including `mode` (modes left above it
-    by code interrupted inside its own `with`), so torch is as it was before start()."""
-    stack = [torch._C._get_function_stack_at(i) for i in range(torch._C._len_torch_function_stack())]
-    if any(m is mode for m in stack):
-        while torch._C._len_torch_function_stack() and torch._C._pop_torch_function_stack() is not mode:
-            pass
