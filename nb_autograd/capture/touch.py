@@ -63,7 +63,7 @@ def mark(node) -> None:
 def node_of(tensor):
     """`tensor.grad_fn`, counted; None when there is none or no room is left. A single node
     adds one level at most, so roots may use a reserve beyond LIMIT that walks may not."""
-    if room() <= -RESERVE:
+    if _getrefcount(_TOKEN) - _BASE + _forever >= LIMIT + RESERVE:  # room() <= -RESERVE, inline: once per backward
         return None
     node = tensor.grad_fn
     if node is not None:

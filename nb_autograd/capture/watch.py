@@ -25,17 +25,6 @@ from .silent import Timeline
 _next_seq = torch._C._autograd._get_sequence_nr
 _first = itemgetter(0)
 _get_ident = threading.get_ident
-_USER: dict = {}  # code object -> whether it is the user's (not torch, the stdlib, this package)
-
-
-def _user(code) -> bool:
-    try:
-        return _USER[code]
-    except KeyError:
-        if len(_USER) > 50_000:  # generated code: keep the cache bounded
-            _USER.clear()
-        _USER[code] = found = is_user_file(code.co_filename)
-        return found
 
 
 class Watcher:
@@ -59,6 +48,7 @@ class Watcher:
         self._runs: dict[tuple, list] = {}  # ops: cell-line stack -> [runs, lasti, child frame]
         self._counts: dict = {}             # marks: cell line (or stack of lines) -> runs
         self._last_key: tuple = ()
+        self._outer: tuple | None = None    # marks: (caller frame, its f_lasti, its cell lines), see _key
         self._mode: ProvenanceMode | None = None
         self.thread = None
         self.timeline = Timeline(filename, self.origin, top_code)
@@ -88,6 +78,7 @@ class Watcher:
         mode, self._mode = self._mode, None
         if mode is not None:
             pop_to(mode)
+        self._outer = None
         if not self.ops and self.thread is not None:
             marks.unlisten(self)
             self._push(_next_seq(), None, None, None)  # nodes made after the cell have no origin
@@ -136,7 +127,7 @@ class Watcher:
                 lines.append(frame.f_lineno)
                 if code is top:
                     break
-            elif inner is None and not lines and _user(code):
+            elif inner is None and not lines and is_user_file(code.co_filename):  # by name: a code object's hash is slow
                 inner = (code.co_filename, frame.f_lineno)  # a helper or module of the user's, inside the cell's line
             prev, frame = frame, frame.f_back
         return lines, inner, child, lasti
@@ -149,21 +140,45 @@ class Watcher:
         seq = _next_seq()
         if frame.f_code is self.top_code:  # most statements: the cell's own, no walk
             key = line = frame.f_lineno
-            inner = None
+            inner = self._outer = None
         else:
-            lines, inner, _, _ = self._stack(frame)
-            if not lines:
+            key, line, inner = self._key(frame, starts)
+            if key is None:
                 return
-            key, line = tuple(lines), lines[0]  # innermost first
-            if inner is not None:
-                inner = self._places.setdefault(inner, inner)
         counts = self._counts
         runs = counts.get(key)
         if runs is None:
             runs = counts[key] = 0
         elif starts and inner is None:
             runs = counts[key] = runs + 1
-        self._push(seq, line, runs, inner)
+        records = self._records  # self._push, inline: this runs once per statement
+        if records and records[-1][0] == seq:
+            records[-1] = (seq, line, runs, inner)
+        else:
+            records.append((seq, line, runs, inner))
+
+    def _key(self, frame, starts: bool) -> tuple:
+        """(stack of cell lines innermost first, the innermost, the innermost user frame inside
+        it) for a statement outside the unit's own code. A cell function's callers stand still
+        while it runs, so their lines are kept from its first statement on (keyed by its caller
+        frame and the instruction that caller is at) and its other statements walk no frame.
+        The caller frame is let go when the function returns, at the unit's next own statement
+        and at stop(): nothing outlives the call it belongs to."""
+        back, outer = frame.f_back, self._outer
+        if outer is not None:
+            if outer[0] is back and outer[1] == back.f_lasti and frame.f_code.co_filename == self.filename:
+                line = frame.f_lineno
+                return (line,) + outer[2], line, None
+            if not starts and outer[0] is frame:  # the function whose callers were kept returned
+                self._outer = None
+        lines, inner, _, _ = self._stack(frame)
+        if not lines:
+            return None, None, None
+        if inner is not None:
+            inner = self._places.setdefault(inner, inner)
+        elif starts and back is not None and frame.f_code.co_filename == self.filename:
+            self._outer = (back, back.f_lasti, tuple(lines[1:]))
+        return tuple(lines), lines[0], inner
 
     def _push(self, seq: int, line, iteration, inner) -> None:
         """A statement's record; the one before it, if it made no node, gives way."""
