@@ -40,7 +40,7 @@ def walk_with_children(roots: Iterable, limit: int = MAX_NODES) -> Iterator[tupl
         kids = touch.children(node) if len(seen) <= limit else None
         yield node, kids
         if kids:
-            queue.extend([k for k in kids if id(k) not in seen])
+            queue.extend(kids)  # the ones seen already are skipped when they come out
 
 
 def walk(roots: Iterable, limit: int = MAX_NODES) -> Iterator:
@@ -92,10 +92,10 @@ def live_bytes(node) -> int:
             found = True
             try:
                 data = item.data
-            except Exception:
-                continue
-            if data is not None:
-                total += _nbytes(data)
+                if data is not None:
+                    total += data.numel() * data.element_size()
+            except Exception:  # freed, or not a plain tensor: nothing live counted
+                pass
     if not found and _custom(kind):
         try:
             total = sum(_nbytes(t) for t in node.saved_tensors if t is not None)

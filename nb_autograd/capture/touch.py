@@ -75,11 +75,12 @@ def children(node) -> list:
     """The node's children (counted), or [] when no room is left to touch them."""
     if _getrefcount(_TOKEN) - _BASE + _forever >= LIMIT:  # room() <= 0, inline: once per node of a walk
         return []
-    out = [child for child, _ in node.next_functions if child is not None]
-    try:
-        for child in out:  # mark(child), inline: graphs are read on every watched backward
-            child.metadata.setdefault(_KEY, _TOKEN)
-    except Exception:
-        for child in out:
-            mark(child)
+    out = []
+    for child, _ in node.next_functions:
+        if child is not None:
+            out.append(child)
+            try:  # mark(child), inline: graphs are read on every watched backward
+                child.metadata.setdefault(_KEY, _TOKEN)
+            except Exception:
+                mark(child)
     return out
