@@ -59,6 +59,15 @@ def _cell_line(filename: str, frame) -> int | None:
     return None
 
 
+def _first_grad(optimizer):
+    for group in optimizer.param_groups:
+        for p in group["params"]:
+            grad = p.grad
+            if grad is not None:
+                return grad
+    return None
+
+
 def live_bytes(nodes) -> int:
     return sum(_node_bytes(node) for node in nodes)
 
@@ -169,7 +178,7 @@ class Timeline:
 
     def before_step(self, optimizer, args, kwargs) -> None:
         line = _cell_line(self.filename, sys._getframe(1))
-        grad = next((p.grad for g in optimizer.param_groups for p in g["params"] if p.grad is not None), None)
+        grad = _first_grad(optimizer)
         previous = self._optimizers.get(id(optimizer))
         if previous and grad is not None and previous[0]() is grad and previous[1] == self._zeros \
                 and self._backwards > previous[2]:
