@@ -170,7 +170,7 @@ class BackwardRecorder:
         self._stack_counts[stack] = iteration + 1
         index = self._base + self._count
         self._count += 1
-        call = (index, stack, iteration, kind, retain, tuple([node_id(r) for r in roots]), _next_id(), self.unit)
+        call = (index, stack, iteration, kind, retain, tuple(map(node_id, roots)), _next_id(), self.unit)
         self._calls.append(call)
         for listener in list(self.listeners):
             try:

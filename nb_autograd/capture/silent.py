@@ -119,6 +119,7 @@ class Timeline:
     def __init__(self, filename: str, origin=None, top_code=None):
         self.filename, self.origin, self.top_code = filename, origin, top_code
         self.sampled: dict[str, KeptGraph] = {}     # holders seen in function frames
+        self._idents: frozenset[str] | None = None
         self.events: list[TimelineEvent] = []
         self.ranges: list[tuple[int, int]] = []     # (lowest, highest) seq of each backward
         self._sites: dict[tuple, _Site] = {}
@@ -160,10 +161,17 @@ class Timeline:
         if n > SPAN and n & (n - 1) == 0 and self.origin is not None:  # calls 4, 8, 16, ...
             self._sample_functions(sys._getframe(1))
 
+    @property
+    def idents(self) -> frozenset[str]:
+        """The cell's identifiers (the names that may hold graphs), read once a cell."""
+        if self._idents is None:
+            self._idents = source_names(self.filename)
+        return self._idents
+
     def _sample_functions(self, frame) -> None:
         """Holders in the cell's function frames, which are gone by the cell's end (the frames
         between the backward and the cell's own code: the ones below it are its caller's)."""
-        idents = source_names(self.filename)
+        idents = self.idents
         while frame is not None and frame.f_code is not self.top_code:
             code = frame.f_code
             if code.co_filename == self.filename and code.co_name != "<module>":

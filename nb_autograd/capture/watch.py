@@ -17,7 +17,7 @@ import torch
 
 from . import marks
 from .backwards import RECORDER, is_user_file
-from .holders import scan_holders, source_names
+from .holders import scan_holders
 from .ops_mode import ProvenanceMode, pop_to
 from .optimizer_hooks import OptimizerHooks
 from .silent import Timeline
@@ -231,7 +231,7 @@ class Watcher:
         """Family-C observations; `namespace` (the cell's globals at its end) names holders.
         Call after stop(), before the namespace is dropped."""
         found = list(self.timeline.findings(calls))
-        kept = scan_holders(namespace, source_names(self.filename), self.origin, self.timeline.ranges) \
+        kept = scan_holders(namespace, self.timeline.idents, self.origin, self.timeline.ranges) \
             if namespace is not None else []
         kept += [k for path, k in self.timeline.sampled.items() if all(path != h.path for h in kept)]
         return tuple(found + sorted(kept, key=lambda k: -k.nodes))
