@@ -130,8 +130,11 @@ class Timeline:
     def before_backward(self, call: tuple, roots) -> None:
         """`call`: the recorder's (index, stack, iteration, kind, retain, root ids, ...)."""
         index, stack, _, kind, _, root_ids = call[:6]
-        filename = self.filename
-        key = tuple([line for f, line in stack if f == filename])
+        filename, lines = self.filename, []
+        for f, line in stack:  # (loops, not comprehensions: each of those is a call, and this runs per backward)
+            if f == filename:
+                lines.append(line)
+        key = tuple(lines)
         site = self._sites.get(key)
         if site is None:
             site = self._sites[key] = _Site()
@@ -141,7 +144,10 @@ class Timeline:
             # a healthy loop (or a graph too large to read each time): what was made since this
             # line's last backward, sized as last time; the span read last time, ending at the
             # roots (not all made since: nodes a holder added after that backward are not in it)
-            high = max([i for i in root_ids if i >= 0], default=since + 1)
+            high = -1
+            for i in root_ids:
+                high = i if i > high else high
+            high = high if high >= 0 else since + 1
             low = max(since + 1, high - site.span) if site.span is not None else since + 1
             last = events[-1]  # (not _replace: this runs on every backward of a loop)
             event = TimelineEvent(kind, last.line, index, last.nodes, last.old_nodes, last.live_bytes, last.truncated)
