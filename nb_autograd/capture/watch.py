@@ -48,7 +48,7 @@ class Watcher:
         self._runs: dict[tuple, list] = {}  # ops: cell-line stack -> [runs, lasti, child frame]
         self._counts: dict = {}             # marks: cell line (or stack of lines) -> runs
         self._last_key: tuple = ()
-        self._outer: tuple | None = None    # marks: (caller frame, its f_lasti, its cell lines), see _key
+        self._outer: tuple | None = None    # marks: (caller frame, its f_lasti, its cell lines, user frame), see _key
         self._mode: ProvenanceMode | None = None
         self.thread = None
         self.timeline = Timeline(filename, self.origin, top_code)
@@ -160,25 +160,29 @@ class Watcher:
     def _key(self, frame, starts: bool) -> tuple:
         """(stack of cell lines innermost first, the innermost, the innermost user frame inside
         it) for a statement outside the unit's own code. A cell function's callers stand still
-        while it runs, so their lines are kept from its first statement on (keyed by its caller
-        frame and the instruction that caller is at) and its other statements walk no frame.
-        The caller frame is let go when the function returns, at the unit's next own statement
-        and at stop(): nothing outlives the call it belongs to."""
-        back, outer = frame.f_back, self._outer
-        if outer is not None:
-            if outer[0] is back and outer[1] == back.f_lasti and frame.f_code.co_filename == self.filename:
-                line = frame.f_lineno
-                return (line,) + outer[2], line, None
-            if not starts and outer[0] is frame:  # the function whose callers were kept returned
-                self._outer = None
+        while it runs: what they give (their cell lines, the user frame inside them) is read
+        once, at its first statement, keyed by its caller frame and the instruction that caller
+        is at, and serves its other statements and its return. The caller frame is let go when
+        the function returns, at the unit's next own statement and at stop(): nothing outlives
+        the call it belongs to."""
+        outer, back = self._outer, frame.f_back
+        if starts and back is not None and frame.f_code.co_filename == self.filename:  # a cell function
+            if outer is None or outer[0] is not back or outer[1] != back.f_lasti:
+                outer = self._outer = (back, back.f_lasti) + self._lines(back)
+            line = frame.f_lineno
+            return (line,) + outer[2], line, None
+        if not starts and outer is not None and outer[0] is frame:  # that function returns
+            self._outer = None
+            if outer[1] == frame.f_lasti:
+                lines, inner = outer[2:]
+                return (lines, lines[0], inner) if lines else (None, None, None)
+        lines, inner = self._lines(frame)
+        return (lines, lines[0], inner) if lines else (None, None, None)
+
+    def _lines(self, frame) -> tuple[tuple[int, ...], tuple[str, int] | None]:
+        """The cell lines from `frame` outwards (innermost first) and the user frame inside them."""
         lines, inner, _, _ = self._stack(frame)
-        if not lines:
-            return None, None, None
-        if inner is not None:
-            inner = self._places.setdefault(inner, inner)
-        elif starts and back is not None and frame.f_code.co_filename == self.filename:
-            self._outer = (back, back.f_lasti, tuple(lines[1:]))
-        return tuple(lines), lines[0], inner
+        return tuple(lines), None if inner is None else self._places.setdefault(inner, inner)
 
     def _push(self, seq: int, line, iteration, inner) -> None:
         """A statement's record; the one before it, if it made no node, gives way."""
