@@ -72,7 +72,7 @@ class BackwardRecorder:
         self._original = None
         self._wrapper = None
         self._lock = threading.Lock()
-        self.listeners: list = []  # called as f(call_index, roots) before the engine runs
+        self.listeners: list = []  # called as f(call, roots) before the engine runs (call: as `raw` gives it)
         self.reset()
 
     # install / uninstall -------------------------------------------------------------
@@ -102,10 +102,19 @@ class BackwardRecorder:
             if _is_compiling():  # dynamo is tracing: be torch's own function, nothing recorded
                 return original(t_outputs, *args, **kwargs)
             try:
-                roots = recorder._record(t_outputs, args, kwargs)
+                roots, index, retain = recorder._record(t_outputs, args, kwargs)
             except Exception:  # recording must never change what the user's code does
                 roots = None
-            return original(t_outputs, *args, **kwargs) if roots is None else recorder._run(original, roots, t_outputs, args, kwargs)
+            if roots is None:
+                return original(t_outputs, *args, **kwargs)
+            try:
+                result = original(t_outputs, *args, **kwargs)
+            except BaseException:
+                recorder.failing_index = index
+                raise
+            if not retain and roots:
+                recorder._held.append((index, roots))
+            return result
 
         self._original, self._wrapper = original, _engine_run_backward
         _graph._engine_run_backward = _engine_run_backward
@@ -161,26 +170,14 @@ class BackwardRecorder:
         self._stack_counts[stack] = iteration + 1
         index = self._base + self._count
         self._count += 1
-        self._calls.append((index, stack, iteration, kind, retain, tuple(node_id(r) for r in roots), _next_id(),
-                            self.unit))
+        call = (index, stack, iteration, kind, retain, tuple(map(node_id, roots)), _next_id(), self.unit)
+        self._calls.append(call)
         for listener in list(self.listeners):
             try:
-                listener(index, roots)
+                listener(call, roots)
             except Exception:
                 pass
         return roots, index, retain
-
-    def _run(self, original, recorded, t_outputs, args, kwargs):
-        __tracebackhide__ = True
-        roots, index, retain = recorded
-        try:
-            result = original(t_outputs, *args, **kwargs)
-        except BaseException:
-            self.failing_index = index
-            raise
-        if not retain and roots:
-            self._held.append((index, roots))
-        return result
 
     # reading -----------------------------------------------------------------------
     def calls(self, filename: str | None = None, unit: int | None = None) -> tuple[BackwardCall, ...]:

@@ -12,7 +12,10 @@ from .records import GraphNode, GraphSnapshot, SavedBuffer
 
 NO_SEQ = 2**64 - 1
 MAX_NODES = 20_000
+WALK_LIMIT = 2_000  # nodes the watcher reads per graph: enough to see earlier iterations' nodes pile up
 _saved_names: dict[type, tuple[str, ...]] = {}
+_raw_names: dict[type, tuple[str, ...]] = {}
+_custom_kinds: dict[type, bool] = {}
 
 
 def node_id(node) -> int:
@@ -30,12 +33,14 @@ def walk_with_children(roots: Iterable, limit: int = MAX_NODES) -> Iterator[tupl
         touch.mark(r)
     while queue:
         node = queue.popleft()
-        if id(node) in seen:
+        key = id(node)
+        if key in seen:
             continue
-        seen.add(id(node))
+        seen.add(key)
         kids = touch.children(node) if len(seen) <= limit else None
         yield node, kids
-        queue.extend(k for k in kids or () if id(k) not in seen)
+        if kids:
+            queue.extend(kids)  # the ones seen already are skipped when they come out
 
 
 def walk(roots: Iterable, limit: int = MAX_NODES) -> Iterator:
@@ -63,6 +68,49 @@ def _buffer(name: str, tensor, state: str) -> SavedBuffer:
         return SavedBuffer(name, (), "?", 0, state)
 
 
+def _custom(kind: type) -> bool:
+    """A custom autograd.Function's node (its tensors are in `saved_tensors`); per node type."""
+    if kind not in _custom_kinds:
+        _custom_kinds[kind] = "saved_tensors" in dir(kind)  # hasattr would raise
+    return _custom_kinds[kind]
+
+
+def live_bytes(node) -> int:
+    """The bytes of the tensors `node` saved that are still live: what `saved_buffers` would
+    count as live, without building a record per buffer (it runs on every measured backward)."""
+    kind = type(node)
+    raw_names = _raw_names.get(kind)
+    if raw_names is None:
+        raw_names = _raw_names[kind] = tuple("_raw_saved_" + name for name in _saved_attr_names(node))
+    total, found = 0, False
+    for name in raw_names:
+        try:
+            raw = getattr(node, name)
+        except Exception:
+            continue
+        for item in raw if isinstance(raw, (list, tuple)) else (raw,):
+            found = True
+            try:
+                data = item.data
+                if data is not None:
+                    total += data.numel() * data.element_size()
+            except Exception:  # freed, or not a plain tensor: nothing live counted
+                pass
+    if not found and _custom(kind):
+        try:
+            total = sum(_nbytes(t) for t in node.saved_tensors if t is not None)
+        except Exception:
+            pass
+    return total
+
+
+def _nbytes(tensor) -> int:
+    try:
+        return tensor.numel() * tensor.element_size()
+    except Exception:
+        return 0
+
+
 def saved_buffers(node) -> tuple[SavedBuffer, ...]:
     """Live/freed for each saved tensor: `_raw_saved_x.data` is None once freed."""
     out = []
@@ -79,7 +127,7 @@ def saved_buffers(node) -> tuple[SavedBuffer, ...]:
                 out.append(SavedBuffer(label, (), "?", 0, "freed"))
                 continue
             out.append(SavedBuffer(label, (), "?", 0, "freed") if data is None else _buffer(label, data, "live"))
-    if not out and "saved_tensors" in dir(type(node)):  # custom autograd.Function (hasattr would raise)
+    if not out and _custom(type(node)):
         try:
             out = [_buffer(f"saved_tensors[{i}]", t, "live") for i, t in enumerate(node.saved_tensors) if t is not None]
         except RuntimeError:

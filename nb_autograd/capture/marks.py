@@ -23,19 +23,22 @@ _MARK = "__nb_autograd_mark__"     # builtins' names for _mark and _back
 _BACK = "__nb_autograd_back__"
 _LISTENERS: list = []                # watchers listening, innermost last
 _getframe = sys._getframe
-_is_compiling = torch.compiler.is_compiling
+# torch.compiler.is_compiling() in one call instead of two (it runs once per statement): dynamo
+# traces is_dynamo_compiling() as True; run, it is False, and is_compiling() is this flag.
+_dynamo_compiling = torch.compiler.is_dynamo_compiling
+_compiler = torch.compiler
 
 
 def _mark() -> None:
     """A statement of instrumented code begins (its line is the caller's f_lineno). Under
     torch.compile's tracing it does nothing (so it breaks no graph)."""
-    if _LISTENERS and not _is_compiling():
+    if _LISTENERS and not _dynamo_compiling() and not _compiler._is_compiling_flag:
         _LISTENERS[-1].on_statement(_getframe(1), True)
 
 
 def _back(value=None):
     """An instrumented function returns `value`: what runs next belongs to its caller."""
-    if _LISTENERS and not _is_compiling():
+    if _LISTENERS and not _dynamo_compiling() and not _compiler._is_compiling_flag:
         _LISTENERS[-1].on_statement(_getframe(1).f_back, False)
     return value
 

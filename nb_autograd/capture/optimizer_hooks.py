@@ -17,10 +17,12 @@ class OptimizerHooks:
     for the watch only (torch has no global zero_grad hook; `p.grad.zero_()` and
     `p.grad.data.zero_()` are how older code zeroes); uninstall restores the exact originals.
 
-    Both run with the provenance mode paused (`suspend() -> bool`, `resume()`): they make no
-    graph nodes, yet their many `p.grad` reads were most of the mode's cost in a training step."""
+    Under the per-op mode both run with it paused (`suspend() -> bool`, `resume()`): they make
+    no graph nodes, yet their many `p.grad` reads were most of the mode's cost in a training
+    step. Without a mode (statement marks: suspend is None) there is nothing to pause, and no
+    post-step hook is registered."""
 
-    def __init__(self, timeline: Timeline, suspend, resume):
+    def __init__(self, timeline: Timeline, suspend=None, resume=None):
         self.timeline, self.suspend, self.resume = timeline, suspend, resume
         self._handles: list = []
         self._patched: list[tuple[type, str, object, object]] = []  # owner, name, own original, patch
@@ -29,7 +31,7 @@ class OptimizerHooks:
     def _pre_step(self, optimizer, args, kwargs) -> None:
         if _is_compiling():  # a compiled step: leave the mode stack alone
             return
-        if not self._paused and len(args) < 2 and not kwargs:  # a closure may build a graph
+        if self.suspend is not None and not self._paused and len(args) < 2 and not kwargs:  # a closure may build a graph
             self._paused = self.suspend()
         self.timeline.before_step(optimizer, args, kwargs)
 
@@ -40,8 +42,9 @@ class OptimizerHooks:
 
     def install(self) -> None:
         timeline, hooks = self.timeline, self
-        self._handles = [_optim.register_optimizer_step_pre_hook(self._pre_step),
-                         _optim.register_optimizer_step_post_hook(self._post_step)]
+        self._handles = [_optim.register_optimizer_step_pre_hook(self._pre_step)]
+        if self.suspend is not None:
+            self._handles.append(_optim.register_optimizer_step_post_hook(self._post_step))
         for owner in (torch.optim.Optimizer, torch.nn.Module):
             original = owner.__dict__["zero_grad"]
 
@@ -50,7 +53,7 @@ class OptimizerHooks:
                     timeline.zeroed(self)
                 except Exception:
                     pass
-                paused = hooks.suspend()
+                paused = hooks.suspend is not None and hooks.suspend()
                 try:
                     return __original(self, *args, **kwargs)
                 finally:

@@ -1,10 +1,8 @@
 """Silent problems seen while a cell runs (family C): the backward timeline with a size
 snapshot of each graph, optimizer step / zero_grad calls, and the names holding graphs of
-many iterations at the cell's end. Only ints and strings outlive the cell."""
+many iterations at the cell's end (`holders.py`). Only ints and strings outlive the cell."""
 from __future__ import annotations
 
-import linecache
-import re
 import sys
 import weakref
 from dataclasses import dataclass
@@ -12,14 +10,12 @@ from typing import NamedTuple
 
 import torch
 
-from . import touch
-from .backwards import RECORDER
-from .failure import _tensor_values
-from .graph import NO_SEQ, saved_buffers, walk, walk_with_children
+from .graph import NO_SEQ, WALK_LIMIT, live_bytes as _node_bytes, walk_with_children
+from .holders import SPAN, KeptGraph, scan_holders, source_names  # noqa: F401 (KeptGraph: the rules' import)
 
 GROWTH_CALLS = 3      # a site's graph must reach further back on this many calls in a row
-SPAN = 3              # a holder must keep nodes of this many iterations of one line
-WALK_LIMIT = 2_000    # nodes read per graph: enough to see earlier iterations' nodes pile up
+RESAMPLE = 16         # a steady site is walked again on calls RESAMPLE * 2^k: a graph that starts
+                      # growing late is seen by the time the loop has run twice as long
 _next_seq = torch._C._autograd._get_sequence_nr
 
 
@@ -47,17 +43,6 @@ class GraphGrowth:
 
 
 @dataclass(frozen=True)
-class KeptGraph:
-    """A name that, at the cell's end, holds graphs of many iterations nobody backpropagated."""
-
-    path: str
-    nodes: int
-    live_bytes: int
-    iterations: int
-    lines: tuple[int, ...]         # cell lines whose nodes it keeps, one per iteration
-
-
-@dataclass(frozen=True)
 class GradsAccumulated:
     """An optimizer stepped on .grad that still held the gradients of before its last step."""
 
@@ -74,8 +59,17 @@ def _cell_line(filename: str, frame) -> int | None:
     return None
 
 
+def _first_grad(optimizer):
+    for group in optimizer.param_groups:
+        for p in group["params"]:
+            grad = p.grad
+            if grad is not None:
+                return grad
+    return None
+
+
 def live_bytes(nodes) -> int:
-    return sum(b.nbytes for node in nodes for b in saved_buffers(node) if b.state == "live")
+    return sum(_node_bytes(node) for node in nodes)
 
 
 def measure(roots, since: int) -> tuple[list, int, int, int, bool]:
@@ -87,29 +81,36 @@ def measure(roots, since: int) -> tuple[list, int, int, int, bool]:
         seq = node._sequence_nr()
         if seq != NO_SEQ:
             old += seq <= since
-            low, high = min(low, seq), max(high, seq)
+            if seq < low:
+                low = seq
+            if seq > high:
+                high = seq
     return nodes, old, low, high, truncated
 
 
-STEADY = 2  # after this many same-sized backward calls from a line, walk only calls RESAMPLE * 2^k
-RESAMPLE = 16  # a graph that starts growing late is seen by the time the loop has run twice as long
+def _as_last(events: list) -> bool:
+    """Whether a site's next call may be sized as its last one, without a walk: its last two
+    calls reached no older node and kept one size (a healthy loop; walked again on calls
+    RESAMPLE * 2^k), or both were larger than a reading and reached no more old nodes (a long
+    rollout; walked again on calls 2^k)."""
+    n = len(events)
+    if n < 2:
+        return False
+    a, b = events[-2], events[-1]
+    if a.old_nodes == b.old_nodes == 0 and a.nodes == b.nodes:
+        return n < RESAMPLE or n & (n - 1) != 0
+    return a.truncated and b.truncated and a.old_nodes == b.old_nodes and n & (n - 1) != 0
 
 
-def _due(n: int) -> bool:
-    return n >= RESAMPLE and n & (n - 1) == 0
+class _Site:
+    """The backward calls from one stack of cell lines (one dict entry per site, not three)."""
 
+    __slots__ = ("events", "seq", "span")
 
-def _steady(site: list) -> bool:
-    """The last STEADY measured calls from this line reached no older node and kept one size."""
-    last = site[-STEADY:]
-    return len(last) == STEADY and all(e.old_nodes == 0 for e in last) and len({e.nodes for e in last}) == 1
-
-
-def _saturated(site: list) -> bool:
-    """The last calls' graphs were larger than a reading and reached no more old nodes: read
-    again only on calls 2^k, so a long rollout of backward calls costs no walk per call."""
-    last = site[-2:]
-    return len(last) == 2 and all(e.truncated for e in last) and last[0].old_nodes == last[1].old_nodes
+    def __init__(self):
+        self.events: list[TimelineEvent] = []
+        self.seq = -1                  # the last sequence number made before its previous call
+        self.span: int | None = None   # the sequence-number span of its last walked graph
 
 
 class Timeline:
@@ -118,58 +119,69 @@ class Timeline:
     def __init__(self, filename: str, origin=None, top_code=None):
         self.filename, self.origin, self.top_code = filename, origin, top_code
         self.sampled: dict[str, KeptGraph] = {}     # holders seen in function frames
-        self._idents: set[str] | None = None
+        self._idents: frozenset[str] | None = None
         self.events: list[TimelineEvent] = []
         self.ranges: list[tuple[int, int]] = []     # (lowest, highest) seq of each backward
-        self._site_seq: dict[tuple, int] = {}
-        self._sites: dict[tuple, list[TimelineEvent]] = {}
-        self._spans: dict[tuple, int] = {}          # site -> seq span of its last walked graph
+        self._sites: dict[tuple, _Site] = {}
         self._zeros = self._backwards = 0
         self._optimizers: dict[int, tuple] = {}     # id -> (weakref to a grad, zeros, backwards)
         self._accumulated: list[tuple[int | None, int | None]] = []
 
-    def before_backward(self, index: int, roots) -> None:
-        raw = RECORDER.raw(index)
-        stack = raw[1] if raw else ()
-        key = tuple(line for f, line in stack if f == self.filename)
-        since, self._site_seq[key] = self._site_seq.get(key, -1), _next_seq() - 1
-        site = self._sites.setdefault(key, [])
-        kind = raw[3] if raw else "backward"
-        n = len(site)
-        if (_steady(site) and not _due(n)) or (_saturated(site) and n & (n - 1)):
+    def before_backward(self, call: tuple, roots) -> None:
+        """`call`: the recorder's (index, stack, iteration, kind, retain, root ids, ...)."""
+        index, stack, _, kind, _, root_ids = call[:6]
+        filename, lines = self.filename, []
+        for f, line in stack:  # (loops, not comprehensions: each of those is a call, and this runs per backward)
+            if f == filename:
+                lines.append(line)
+        key = tuple(lines)
+        site = self._sites.get(key)
+        if site is None:
+            site = self._sites[key] = _Site()
+        since, site.seq = site.seq, _next_seq() - 1
+        events = site.events
+        if _as_last(events):
             # a healthy loop (or a graph too large to read each time): what was made since this
             # line's last backward, sized as last time; the span read last time, ending at the
             # roots (not all made since: nodes a holder added after that backward are not in it)
-            ids = [i for i in (raw[5] if raw else ()) if i >= 0]
-            span = self._spans.get(key)
-            high = max(ids, default=since + 1)
-            low = max(since + 1, high - span) if span is not None else since + 1
-            last = site[-1]  # (not dataclasses.replace: this runs on every backward of a loop)
+            high = -1
+            for i in root_ids:
+                high = i if i > high else high
+            high = high if high >= 0 else since + 1
+            low = max(since + 1, high - site.span) if site.span is not None else since + 1
+            last = events[-1]  # (not _replace: this runs on every backward of a loop)
             event = TimelineEvent(kind, last.line, index, last.nodes, last.old_nodes, last.live_bytes, last.truncated)
         else:
             nodes, old, low, high, truncated = measure(roots, since)
             if high >= low:
-                self._spans[key] = high - low
-            same = site and (site[-1].nodes, site[-1].old_nodes) == (len(nodes), old)
-            size = site[-1].live_bytes if same else live_bytes(nodes)  # re-read when the size changes
+                site.span = high - low
+            same = events and (events[-1].nodes, events[-1].old_nodes) == (len(nodes), old)
+            size = events[-1].live_bytes if same else live_bytes(nodes)  # re-read when the size changes
             event = TimelineEvent(kind, key[-1] if key else None, index, len(nodes), old, size, truncated)
         nodes = roots = None
         self.events.append(event)
-        site.append(event)
+        events.append(event)
         self.ranges.append((low, high))
         self._backwards += kind == "backward"
-        n = len(site)
+        n = len(events)
         if n > SPAN and n & (n - 1) == 0 and self.origin is not None:  # calls 4, 8, 16, ...
             self._sample_functions(sys._getframe(1))
 
-    def _sample_functions(self, frame) -> None:
-        """Holders in the cell's function frames, which are gone by the cell's end."""
+    @property
+    def idents(self) -> frozenset[str]:
+        """The cell's identifiers (the names that may hold graphs), read once a cell."""
         if self._idents is None:
             self._idents = source_names(self.filename)
-        while frame is not None:
+        return self._idents
+
+    def _sample_functions(self, frame) -> None:
+        """Holders in the cell's function frames, which are gone by the cell's end (the frames
+        between the backward and the cell's own code: the ones below it are its caller's)."""
+        idents = self.idents
+        while frame is not None and frame.f_code is not self.top_code:
             code = frame.f_code
-            if code.co_filename == self.filename and code is not self.top_code and code.co_name != "<module>":
-                for kept in scan_holders(frame.f_locals, self._idents, self.origin, self.ranges):
+            if code.co_filename == self.filename and code.co_name != "<module>":
+                for kept in scan_holders(frame.f_locals, idents, self.origin, self.ranges):
                     self.sampled[kept.path] = kept
             frame = frame.f_back
 
@@ -180,7 +192,7 @@ class Timeline:
 
     def before_step(self, optimizer, args, kwargs) -> None:
         line = _cell_line(self.filename, sys._getframe(1))
-        grad = next((p.grad for g in optimizer.param_groups for p in g["params"] if p.grad is not None), None)
+        grad = _first_grad(optimizer)
         previous = self._optimizers.get(id(optimizer))
         if previous and grad is not None and previous[0]() is grad and previous[1] == self._zeros \
                 and self._backwards > previous[2]:
@@ -198,52 +210,13 @@ class Timeline:
         """GraphGrowth per backward site whose graph reached further back on each of its last
         GROWTH_CALLS calls; GradsAccumulated when a step used gradients of before its last step."""
         out: list = []
-        for key, events in self._sites.items():
-            last = events[-GROWTH_CALLS - 1:]
+        for key, site in self._sites.items():
+            last = site.events[-GROWTH_CALLS - 1:]
             olds = [e.old_nodes for e in last]
             if len(last) > GROWTH_CALLS and all(a < b for a, b in zip(olds, olds[1:])):
-                out.append(GraphGrowth(key, len(events), tuple(e.nodes for e in last),
+                out.append(GraphGrowth(key, len(site.events), tuple(e.nodes for e in last),
                                        tuple(e.live_bytes for e in last)))
         if self._accumulated:
             step, backward = self._accumulated[0]
             out.append(GradsAccumulated(step, backward, len(self._accumulated)))
         return tuple(out)
-
-
-def source_names(filename: str) -> set[str]:
-    return set(re.findall(r"[A-Za-z_]\w*", "".join(linecache.getlines(filename))))
-
-
-def scan_holders(namespace: dict, idents: set[str], origin, ranges) -> list[KeptGraph]:
-    """Names of the cell holding graphs that span SPAN or more iterations of one line, unless
-    one backward went through them (a loss summed over the loop, then backpropagated)."""
-    groups: dict[str, list] = {}
-    for name, value in list(namespace.items()):
-        if name in idents and not name.startswith("_"):
-            for path, tensor in _tensor_values(name, value, idents):
-                node = touch.node_of(tensor)
-                if node is not None:
-                    groups.setdefault(path.split("[")[0], []).append(node)
-    out = []
-    for path, roots in groups.items():
-        ids = {r._sequence_nr() for r in roots}
-        per_line: dict[int, set[int]] = {}
-        nodes = size = 0
-        oldest = NO_SEQ
-        for node in walk(roots, WALK_LIMIT):
-            nodes += 1
-            seq = node._sequence_nr()
-            oldest = min(oldest, seq) if seq != NO_SEQ else oldest
-            line, iteration = origin(seq)
-            if line is not None:
-                per_line.setdefault(line, set()).add(iteration)
-            size += live_bytes((node,))
-        # backpropagated as a whole (a loss summed over the loop): one backward's graph held it
-        # all, from its roots down to its oldest node (a running statistic updated inside each
-        # forward sits in the last step's graph, but reaches far older steps)
-        if any(sum(lo <= i <= hi for i in ids) >= min(2, len(ids)) and oldest >= lo for lo, hi in ranges):
-            continue
-        lines = tuple(sorted(l for l, its in per_line.items() if len(its) >= SPAN))
-        if lines:
-            out.append(KeptGraph(path, nodes, size, max(len(per_line[l]) for l in lines), lines))
-    return sorted(out, key=lambda k: -k.nodes)

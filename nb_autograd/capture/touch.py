@@ -7,9 +7,10 @@ torch 2.13 on CPU (`python benchmarks/big_graphs.py --depth`): about 200 bytes o
 touched node, so a chain of ~40,000 touched nodes overflows an 8 MiB stack and kills the process,
 whenever and wherever the graph is later freed. The touches add up across readings of one graph.
 
-So every node this package obtains is counted while it lives: a tiny marker in `node.metadata`
-uncounts it from its `__del__` when torch frees the node. Walks stop expanding once the count
-reaches LIMIT, a quarter of the depth the stack allows."""
+So every node this package obtains is counted while it lives: its `node.metadata` holds one
+reference to a token, dropped when torch frees the node, and the count is the token's reference
+count (no Python call per node, when touching or when freeing: graphs are read on every watched
+backward). Walks stop expanding once the count reaches LIMIT, a quarter of the depth the stack allows."""
 from __future__ import annotations
 
 import resource
@@ -34,43 +35,35 @@ LIMIT = max(1_000, _stack_bytes() // (BYTES_PER_NODE * SAFETY))
 RESERVE = LIMIT // 4
 
 
-class _Marker:
-    """Lives in a touched node's metadata; dies with the node."""
-
-    __slots__ = ()
-    live = 0  # touched nodes still alive (a class attribute: safe in __del__ at shutdown)
-
-    def __init__(self):
-        type(self).live += 1
-
-    def __del__(self):
-        type(self).live -= 1
+_getrefcount = sys.getrefcount
+_TOKEN = object()  # one reference per touched node alive (in its metadata), plus _BASE
+_BASE = sys.getrefcount(_TOKEN)
+_forever = 0       # nodes without metadata: counted for good (conservative)
 
 
 def live() -> int:
     """Nodes this package touched that torch has not freed yet."""
-    return _Marker.live
+    return sys.getrefcount(_TOKEN) - _BASE + _forever
 
 
 def room() -> int:
     """How many more nodes may be touched now."""
-    return LIMIT - _Marker.live
+    return LIMIT - live()
 
 
 def mark(node) -> None:
     """Count `node`, just obtained from Python, until torch frees it (once per node)."""
+    global _forever
     try:
-        metadata = node.metadata
-        if _KEY not in metadata:
-            metadata[_KEY] = _Marker()
-    except Exception:  # a node kind without metadata: count it for good (conservative)
-        _Marker.live += 1
+        node.metadata.setdefault(_KEY, _TOKEN)
+    except Exception:  # a node kind without metadata
+        _forever += 1
 
 
 def node_of(tensor):
     """`tensor.grad_fn`, counted; None when there is none or no room is left. A single node
     adds one level at most, so roots may use a reserve beyond LIMIT that walks may not."""
-    if room() <= -RESERVE:
+    if _getrefcount(_TOKEN) - _BASE + _forever >= LIMIT + RESERVE:  # room() <= -RESERVE, inline: once per backward
         return None
     node = tensor.grad_fn
     if node is not None:
@@ -80,9 +73,14 @@ def node_of(tensor):
 
 def children(node) -> list:
     """The node's children (counted), or [] when no room is left to touch them."""
-    if room() <= 0:
+    if _getrefcount(_TOKEN) - _BASE + _forever >= LIMIT:  # room() <= 0, inline: once per node of a walk
         return []
-    out = [child for child, _ in node.next_functions if child is not None]
-    for child in out:
-        mark(child)
+    out = []
+    for child, _ in node.next_functions:
+        if child is not None:
+            out.append(child)
+            try:  # mark(child), inline: graphs are read on every watched backward
+                child.metadata.setdefault(_KEY, _TOKEN)
+            except Exception:
+                mark(child)
     return out

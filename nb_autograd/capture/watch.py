@@ -9,77 +9,22 @@ TorchFunctionMode noting the sequence-number range each op created: it also name
 inside an imported user module, at a per-op Python cost."""
 from __future__ import annotations
 
-import sys
 import threading
 from bisect import bisect_left, bisect_right
 from operator import itemgetter
 
 import torch
-from torch.overrides import TorchFunctionMode
 
 from . import marks
 from .backwards import RECORDER, is_user_file
+from .holders import scan_holders
+from .ops_mode import ProvenanceMode, pop_to
 from .optimizer_hooks import OptimizerHooks
-from .silent import Timeline, scan_holders, source_names
+from .silent import Timeline
 
 _next_seq = torch._C._autograd._get_sequence_nr
-_is_compiling = torch.compiler.is_compiling
-# Property reads/writes (`p.grad`, `.data`, `.shape`: most calls in an optimizer step) make no
-# graph node: return before any bookkeeping. (`.T`, `.real` do make nodes: not listed.)
-_WRAPPER = type(torch.Tensor.grad.__get__)
-_QUIET = frozenset(getattr(torch._C.TensorBase, name) for name in (
-    "size", "dim", "numel", "stride", "is_contiguous", "item", "tolist", "data_ptr", "element_size",
-    "nelement", "get_device", "is_floating_point", "storage_offset", "__len__", "__bool__") if hasattr(torch._C.TensorBase, name))
-_PLAIN = frozenset(("grad", "data", "shape", "requires_grad", "grad_fn", "is_leaf", "device", "dtype",
-                    "_version", "names", "layout", "ndim", "is_cuda", "_base", "output_nr"))
-
-
-class _ProvenanceMode(TorchFunctionMode):
-    """After each torch call, note (sequence-number range it created, line, iteration)."""
-
-    def __init__(self, watcher: "Watcher"):
-        super().__init__()
-        self.watcher = watcher
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        try:
-            quiet = _SKIP[func]
-        except (KeyError, TypeError):
-            quiet = _quiet(func)
-        if quiet or _is_compiling():  # compiling: untraceable code gave wrong results
-            return func(*args, **kwargs) if kwargs else func(*args)
-        before = _next_seq()
-        result = func(*args, **kwargs) if kwargs else func(*args)
-        after = _next_seq()
-        if after != before:
-            self.watcher._note(before, after - 1, sys._getframe(1))
-        return result
-
-
-def _quiet(func) -> bool:
-    """Whether `func` makes no graph node; remembered per torch function (a fixed set)."""
-    try:
-        quiet = func in _QUIET or (type(func) is _WRAPPER and getattr(func.__self__, "__name__", None) in _PLAIN)
-        _SKIP[func] = quiet
-        return quiet
-    except TypeError:  # unhashable: asked again each time
-        return type(func) is _WRAPPER and getattr(func.__self__, "__name__", None) in _PLAIN
-
-
 _first = itemgetter(0)
 _get_ident = threading.get_ident
-_SKIP: dict = {}  # func -> makes no graph node (one dict lookup per op instead of two tests)
-_USER: dict = {}  # code object -> whether it is the user's (not torch, the stdlib, this package)
-
-
-def _user(code) -> bool:
-    try:
-        return _USER[code]
-    except KeyError:
-        if len(_USER) > 50_000:  # generated code: keep the cache bounded
-            _USER.clear()
-        _USER[code] = found = is_user_file(code.co_filename)
-        return found
 
 
 class Watcher:
@@ -103,10 +48,11 @@ class Watcher:
         self._runs: dict[tuple, list] = {}  # ops: cell-line stack -> [runs, lasti, child frame]
         self._counts: dict = {}             # marks: cell line (or stack of lines) -> runs
         self._last_key: tuple = ()
-        self._mode: _ProvenanceMode | None = None
+        self._outer: tuple | None = None    # marks: (caller frame, its f_lasti, its cell lines, user frame), see _key
+        self._mode: ProvenanceMode | None = None
         self.thread = None
         self.timeline = Timeline(filename, self.origin, top_code)
-        self._hooks = OptimizerHooks(self.timeline, self._suspend, self._resume)
+        self._hooks = OptimizerHooks(self.timeline, self._suspend, self._resume) if self.ops else OptimizerHooks(self.timeline)
         self._listening = False
 
     # install / uninstall -------------------------------------------------------------
@@ -118,7 +64,7 @@ class Watcher:
             self._hooks.install()
             self.thread = threading.get_ident()
             if self.ops:
-                self._mode = _ProvenanceMode(self)
+                self._mode = ProvenanceMode(self)
                 self._mode.__enter__()
             else:
                 marks.listen(self)
@@ -131,7 +77,8 @@ class Watcher:
         KeyboardInterrupt, and drops every frame it held."""
         mode, self._mode = self._mode, None
         if mode is not None:
-            _pop_to(mode)
+            pop_to(mode)
+        self._outer = None
         if not self.ops and self.thread is not None:
             marks.unlisten(self)
             self._push(_next_seq(), None, None, None)  # nodes made after the cell have no origin
@@ -180,7 +127,7 @@ class Watcher:
                 lines.append(frame.f_lineno)
                 if code is top:
                     break
-            elif inner is None and not lines and _user(code):
+            elif inner is None and not lines and is_user_file(code.co_filename):  # by name: a code object's hash is slow
                 inner = (code.co_filename, frame.f_lineno)  # a helper or module of the user's, inside the cell's line
             prev, frame = frame, frame.f_back
         return lines, inner, child, lasti
@@ -193,21 +140,49 @@ class Watcher:
         seq = _next_seq()
         if frame.f_code is self.top_code:  # most statements: the cell's own, no walk
             key = line = frame.f_lineno
-            inner = None
+            inner = self._outer = None
         else:
-            lines, inner, _, _ = self._stack(frame)
-            if not lines:
+            key, line, inner = self._key(frame, starts)
+            if key is None:
                 return
-            key, line = tuple(lines), lines[0]  # innermost first
-            if inner is not None:
-                inner = self._places.setdefault(inner, inner)
         counts = self._counts
         runs = counts.get(key)
         if runs is None:
             runs = counts[key] = 0
         elif starts and inner is None:
             runs = counts[key] = runs + 1
-        self._push(seq, line, runs, inner)
+        records = self._records  # self._push, inline: this runs once per statement
+        if records and records[-1][0] == seq:
+            records[-1] = (seq, line, runs, inner)
+        else:
+            records.append((seq, line, runs, inner))
+
+    def _key(self, frame, starts: bool) -> tuple:
+        """(stack of cell lines innermost first, the innermost, the innermost user frame inside
+        it) for a statement outside the unit's own code. A cell function's callers stand still
+        while it runs: what they give (their cell lines, the user frame inside them) is read
+        once, at its first statement, keyed by its caller frame and the instruction that caller
+        is at, and serves its other statements and its return. The caller frame is let go when
+        the function returns, at the unit's next own statement and at stop(): nothing outlives
+        the call it belongs to."""
+        outer, back = self._outer, frame.f_back
+        if starts and back is not None and frame.f_code.co_filename == self.filename:  # a cell function
+            if outer is None or outer[0] is not back or outer[1] != back.f_lasti:
+                outer = self._outer = (back, back.f_lasti) + self._lines(back)
+            line = frame.f_lineno
+            return (line,) + outer[2], line, None
+        if not starts and outer is not None and outer[0] is frame:  # that function returns
+            self._outer = None
+            if outer[1] == frame.f_lasti:
+                lines, inner = outer[2:]
+                return (lines, lines[0], inner) if lines else (None, None, None)
+        lines, inner = self._lines(frame)
+        return (lines, lines[0], inner) if lines else (None, None, None)
+
+    def _lines(self, frame) -> tuple[tuple[int, ...], tuple[str, int] | None]:
+        """The cell lines from `frame` outwards (innermost first) and the user frame inside them."""
+        lines, inner, _, _ = self._stack(frame)
+        return tuple(lines), None if inner is None else self._places.setdefault(inner, inner)
 
     def _push(self, seq: int, line, iteration, inner) -> None:
         """A statement's record; the one before it, if it made no node, gives way."""
@@ -260,16 +235,7 @@ class Watcher:
         """Family-C observations; `namespace` (the cell's globals at its end) names holders.
         Call after stop(), before the namespace is dropped."""
         found = list(self.timeline.findings(calls))
-        kept = scan_holders(namespace, source_names(self.filename), self.origin, self.timeline.ranges) \
+        kept = scan_holders(namespace, self.timeline.idents, self.origin, self.timeline.ranges) \
             if namespace is not None else []
         kept += [k for path, k in self.timeline.sampled.items() if all(path != h.path for h in kept)]
         return tuple(found + sorted(kept, key=lambda k: -k.nodes))
-
-
-def _pop_to(mode) -> None:
-    """Pop the torch-function mode stack down to and including `mode` (modes left above it
-    by code interrupted inside its own `with`), so torch is as it was before start()."""
-    stack = [torch._C._get_function_stack_at(i) for i in range(torch._C._len_torch_function_stack())]
-    if any(m is mode for m in stack):
-        while torch._C._len_torch_function_stack() and torch._C._pop_torch_function_stack() is not mode:
-            pass

@@ -1,0 +1,70 @@
+"""Names that hold graphs of many iterations nobody backpropagated (family C): read at the
+cell's end in its namespace, and on some backward calls in the cell's function frames."""
+from __future__ import annotations
+
+import linecache
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from . import touch
+from .failure import _tensor_values
+from .graph import NO_SEQ, WALK_LIMIT, live_bytes, walk
+
+SPAN = 3  # a holder must keep nodes of this many iterations of one line
+
+
+@dataclass(frozen=True)
+class KeptGraph:
+    """A name that, at the cell's end, holds graphs of many iterations nobody backpropagated."""
+
+    path: str
+    nodes: int
+    live_bytes: int
+    iterations: int
+    lines: tuple[int, ...]         # cell lines whose nodes it keeps, one per iteration
+
+
+def source_names(filename: str) -> frozenset[str]:
+    """The identifiers in `filename`'s source, read once per text (sampled, then at the cell's end)."""
+    return _names("".join(linecache.getlines(filename)))
+
+
+@lru_cache(maxsize=16)
+def _names(text: str) -> frozenset[str]:
+    return frozenset(re.findall(r"[A-Za-z_]\w*", text))
+
+
+def scan_holders(namespace: dict, idents: frozenset[str], origin, ranges) -> list[KeptGraph]:
+    """Names of the cell holding graphs that span SPAN or more iterations of one line, unless
+    one backward went through them (a loss summed over the loop, then backpropagated)."""
+    groups: dict[str, list] = {}
+    for name, value in list(namespace.items()):
+        if name in idents and not name.startswith("_"):
+            for path, tensor in _tensor_values(name, value, idents):
+                node = touch.node_of(tensor)
+                if node is not None:
+                    groups.setdefault(path.split("[")[0], []).append(node)
+    out = []
+    for path, roots in groups.items():
+        ids = {r._sequence_nr() for r in roots}
+        per_line: dict[int, set[int]] = {}
+        nodes = size = 0
+        oldest = NO_SEQ
+        for node in walk(roots, WALK_LIMIT):
+            nodes += 1
+            seq = node._sequence_nr()
+            oldest = min(oldest, seq) if seq != NO_SEQ else oldest
+            line, iteration = origin(seq)
+            if line is not None:
+                per_line.setdefault(line, set()).add(iteration)
+            size += live_bytes(node)
+        # backpropagated as a whole (a loss summed over the loop): one backward's graph held it
+        # all, from its roots down to its oldest node (a running statistic updated inside each
+        # forward sits in the last step's graph, but reaches far older steps)
+        if any(sum(lo <= i <= hi for i in ids) >= min(2, len(ids)) and oldest >= lo for lo, hi in ranges):
+            continue
+        lines = tuple(sorted(l for l, its in per_line.items() if len(its) >= SPAN))
+        if lines:
+            out.append(KeptGraph(path, nodes, size, max(len(per_line[l]) for l in lines), lines))
+    return sorted(out, key=lambda k: -k.nodes)
