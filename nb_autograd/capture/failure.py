@@ -219,10 +219,9 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
                 written_by=_optimizers_writing(str(exc), [f for f, _ in user_frames]),
                 grad_names=grad_names([f for f, _ in reversed(user_frames)]) if "numpy()" in str(exc) else ())
     if not roots:
-        no_graph = "does not require grad" in base["message"]
-        names, inner_first = set(re.findall(r"[A-Za-z_]\w*", source)), [f for f, _ in reversed(user_frames)]
-        if not no_graph:
+        if "does not require grad" not in base["message"]:
             return Failure(**base)
+        names, inner_first = set(re.findall(r"[A-Za-z_]\w*", source)), [f for f, _ in reversed(user_frames)]
         return Failure(**base, grad_mode_off=not torch.is_grad_enabled(), gradless_caches=gradless_caches(inner_first, names),
                        no_grad_forwards=no_grad_forwards(inner_first, names), hook_code=hook_code(inner_first, names))
     # half of the room at most, so graphs still alive from earlier readings leave room for later ones

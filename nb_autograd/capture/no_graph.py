@@ -9,26 +9,45 @@ from .backwards import is_user_file
 from .user_code import MAX_ITEMS, NOT_OBJECTS, hooks, user_class
 
 
+def _modules(frames, idents: set[str], held: bool = False):
+    """(name, module) for the modules the frames name (`held`: also the modules a plain object
+    they name keeps as attributes, a feature extractor's encoder)."""
+    for frame in frames:
+        for name, value in list(frame.f_locals.items()):
+            if name not in idents:
+                continue
+            if isinstance(value, torch.nn.Module):
+                yield name, value
+            elif held and hasattr(value, "__dict__") and not isinstance(value, NOT_OBJECTS):
+                try:
+                    attrs = list(vars(value).items())[:MAX_ITEMS]
+                except TypeError:
+                    continue
+                yield from ((f"{name}.{k}", v) for k, v in attrs if isinstance(v, torch.nn.Module))
+
+
+def _submodules(module: torch.nn.Module) -> list:
+    return list(module.named_modules())[:MAX_ITEMS]
+
+
 def gradless_caches(frames, idents: set[str]) -> tuple[str, ...]:
     """Plain attributes (not parameters or buffers) of the user's own modules that hold only
     tensors without grad while the module trains: a value its forward computed and cached,
     which reads back without a graph when it was computed under no_grad."""
     found: list[str] = []
-    for frame in frames:
-        for name, value in list(frame.f_locals.items()):
-            if name not in idents or not isinstance(value, torch.nn.Module) \
-                    or not any(p.requires_grad for p in value.parameters()):
+    for name, value in _modules(frames, idents):
+        if not any(p.requires_grad for p in value.parameters()):
+            continue
+        for sub_path, module in _submodules(value):
+            if not user_class(type(module)):
                 continue
-            for sub_path, module in list(value.named_modules())[:MAX_ITEMS]:
-                if not user_class(type(module)):
-                    continue
-                for attr, held in list(vars(module).items())[:MAX_ITEMS]:
-                    items = held if isinstance(held, (tuple, list)) else (held,)
-                    if items and all(isinstance(t, torch.Tensor) and t.is_floating_point() and not t.requires_grad
-                                     for t in items[:MAX_ITEMS]):
-                        path = ".".join(p for p in (name, sub_path, attr) if p)
-                        if path not in found:
-                            found.append(path)
+            for attr, held in list(vars(module).items())[:MAX_ITEMS]:
+                items = held if isinstance(held, (tuple, list)) else (held,)
+                if items and all(isinstance(t, torch.Tensor) and t.is_floating_point() and not t.requires_grad
+                                 for t in items[:MAX_ITEMS]):
+                    path = ".".join(p for p in (name, sub_path, attr) if p)
+                    if path not in found:
+                        found.append(path)
     return tuple(found[:MAX_ITEMS])
 
 
@@ -59,20 +78,17 @@ def no_grad_forwards(frames, idents: set[str]) -> tuple[tuple[str, int], ...]:
     inference_mode) in the user's own modules the frames hold: a call of that module returns
     no graph, whatever the caller meant."""
     found: list[tuple[str, int]] = []
-    for frame in frames:
-        for name, value in list(frame.f_locals.items()):
-            if name not in idents or not isinstance(value, torch.nn.Module):
+    for _, value in _modules(frames, idents):
+        for _, module in _submodules(value):
+            forward = getattr(type(module), "forward", None)
+            inner = getattr(forward, "__wrapped__", None)
+            cells = [c.cell_contents for c in getattr(forward, "__closure__", None) or ()]
+            if inner is None or getattr(forward, "__code__", None) is None or forward.__code__.co_name != "decorate_context" \
+                    or not any(type(getattr(c, "__self__", c)).__name__ in ("no_grad", "inference_mode") for c in cells):
                 continue
-            for _, module in list(value.named_modules())[:MAX_ITEMS]:
-                forward = getattr(type(module), "forward", None)
-                inner = getattr(forward, "__wrapped__", None)
-                cells = [c.cell_contents for c in getattr(forward, "__closure__", None) or ()]
-                if inner is None or getattr(forward, "__code__", None) is None or forward.__code__.co_name != "decorate_context" \
-                        or not any(type(getattr(c, "__self__", c)).__name__ in ("no_grad", "inference_mode") for c in cells):
-                    continue
-                where = (inner.__code__.co_filename, inner.__code__.co_firstlineno)
-                if user_class(type(module)) and where not in found:
-                    found.append(where)
+            where = (inner.__code__.co_filename, inner.__code__.co_firstlineno)
+            if user_class(type(module)) and where not in found:
+                found.append(where)
     return tuple(found[:MAX_ITEMS])
 
 
@@ -80,21 +96,9 @@ def hook_code(frames, idents: set[str]) -> tuple[tuple[str, int], ...]:
     """(file, def line) of the user's functions registered as forward hooks on the modules the
     frames hold (directly or as an attribute of a plain object): what stored the activations a
     loss may read back."""
-    modules = []
-    for frame in frames:
-        for name, value in list(frame.f_locals.items()):
-            if name not in idents:
-                continue
-            if isinstance(value, torch.nn.Module):
-                modules.append(value)
-            elif hasattr(value, "__dict__") and not isinstance(value, NOT_OBJECTS):
-                try:
-                    modules += [v for v in list(vars(value).values())[:MAX_ITEMS] if isinstance(v, torch.nn.Module)]
-                except TypeError:
-                    pass
     found: list[tuple[str, int]] = []
-    for module in modules[:MAX_ITEMS]:
-        for _, sub in list(module.named_modules())[:MAX_ITEMS]:
+    for _, value in list(_modules(frames, idents, held=True))[:MAX_ITEMS]:
+        for _, sub in _submodules(value):
             for hook in hooks(sub):
                 fn = getattr(hook, "__func__", hook)
                 code = getattr(fn, "__code__", None) or getattr(getattr(type(fn), "__call__", None), "__code__", None)

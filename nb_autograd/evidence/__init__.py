@@ -120,16 +120,7 @@ class Evidence:
 
     def _conditional(self, line: int, first: int) -> bool:
         """`line` sits in an if/else or try block opened after `first` (by indentation)."""
-        lines = self.code.lines
-        indent = len(lines[line - 1]) - len(lines[line - 1].lstrip())
-        for i in range(line - 2, first - 1, -1):
-            text = lines[i].strip()
-            own = len(lines[i]) - len(lines[i].lstrip())
-            if text and own < indent:
-                if text.startswith(("if ", "elif ", "else", "try", "except")):
-                    return True
-                indent = own
-        return False
+        return any(text.startswith(("if ", "elif ", "else", "try", "except")) for _, text in self.code.headers(line, first))
 
     @cached_property
     def failing_call(self) -> BackwardCall | None:

@@ -86,6 +86,18 @@ class CodeFacts:
         """Enclosing loops, outermost first."""
         return tuple(l for l in self.loops if l.contains(line))
 
+    def headers(self, line: int, stop: int = 0):
+        """The block headers enclosing `line` (by indentation), innermost first, down to line
+        `stop`: (line, stripped text) of each `with`, `if`, `for`, `def` ... that holds it."""
+        lines = self.lines
+        indent = len(lines[line - 1]) - len(lines[line - 1].lstrip())
+        for i in range(line - 2, max(stop, 1) - 2, -1):
+            text = lines[i].strip()
+            own = len(lines[i]) - len(lines[i].lstrip())
+            if text and own < indent:
+                yield i + 1, text
+                indent = own
+
     def function_at(self, line: int) -> Function | None:
         """The innermost function whose body holds `line`."""
         return next((f for f in sorted(self.functions, key=lambda f: -f.line) if f.line < line <= f.end_line), None)

@@ -30,21 +30,13 @@ class CutSite:
     names: tuple[str, ...] = ()       # what holds the cut value on its way to the loss
 
 
-def _no_grad_with(ev: Evidence, line: int) -> int | None:
+def no_grad_with(ev: Evidence, line: int) -> int | None:
     """The `with torch.no_grad():` line whose block holds `line` (by indentation)."""
-    lines = ev.code.lines
-    indent = len(lines[line - 1]) - len(lines[line - 1].lstrip())
-    for i in range(line - 2, -1, -1):
-        text = lines[i].strip()
-        own = len(lines[i]) - len(lines[i].lstrip())
-        if text and own < indent:
-            if text.startswith("with ") and ("no_grad" in text or "inference_mode" in text):
-                return i + 1
-            indent = own
-    return None
+    return next((at for at, text in ev.code.headers(line)
+                 if text.startswith("with ") and ("no_grad" in text or "inference_mode" in text)), None)
 
 
-def _made_before(ev: Evidence, name: str, before: int):
+def made_before(ev: Evidence, name: str, before: int):
     made = [a for a in ev.code.assigns_to(name) if a.line < before] or list(ev.code.assigns_to(name))
     return max(made, key=lambda a: a.line) if made else None
 
@@ -80,7 +72,7 @@ def _carried_grad(ev: Evidence, facts: ErrorFacts, line: int, reads) -> bool:
         if _grad_source_at(ev, facts, line, reads):
             return True
         for name in reads:
-            up = _made_before(ev, name, line)
+            up = made_before(ev, name, line)
             if up is not None:
                 todo.append((up.line, up.reads))
     return False
@@ -124,21 +116,21 @@ def find_cut(ev: Evidence, facts: ErrorFacts) -> CutSite | None:
         if (name, before) in seen or len(seen) > 200:
             continue
         seen.add((name, before))
-        a = _made_before(ev, name, before)
+        a = made_before(ev, name, before)
         if a is None:
             continue
         element = _element_written(ev, name, a.line, before)  # `losses[k] += loss` after `losses = [...]`
         if element is not None:
-            if element.no_grad and (w := _no_grad_with(ev, element.line)):
+            if element.no_grad and (w := no_grad_with(ev, element.line)):
                 cuts.append(no_grad_cut(w, via))
                 continue
             a = element
         here = path + ((a.line, name),)
-        if a.no_grad and (w := _no_grad_with(ev, a.line)):
+        if a.no_grad and (w := no_grad_with(ev, a.line)):
             cuts.append(no_grad_cut(w, via))
             continue
         for store in (s for s in ev.code.stores if s.container == name and a.line < s.line < before):
-            if (w := _no_grad_with(ev, store.line)) is not None:  # `all_embeddings.extend(emb)` under no_grad
+            if (w := no_grad_with(ev, store.line)) is not None:  # `all_embeddings.extend(emb)` under no_grad
                 cuts.append(no_grad_cut(w, via))
             else:
                 todo += [(n, store.line, here, via) for n in store.reads]
@@ -158,7 +150,7 @@ def find_cut(ev: Evidence, facts: ErrorFacts) -> CutSite | None:
         for fn_name in called:
             deco = dict(facts.decorated_no_grad).get(fn_name)
             returns = [(line, names) for fn, line, names in facts.returns if fn == fn_name]
-            inner = [w for line, _ in returns if (w := _no_grad_with(ev, line))]
+            inner = [w for line, _ in returns if (w := no_grad_with(ev, line))]
             if deco or inner:
                 cut = deco or inner[0]
                 cuts.append(CutSite(cut, "no_grad_function", ev.code.line_text(cut), function=fn_name,

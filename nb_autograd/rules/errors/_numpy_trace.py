@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from ...evidence import Evidence
 from ...evidence.errors import FACTORIES
-from ._no_grad_trace import _made_before, _no_grad_with
+from ._no_grad_trace import made_before, no_grad_with
 
 # calls that hand their arguments' values on (a loop over a zip, an average of a list)
 _PASS = frozenset(("zip", "enumerate", "sum", "len", "list", "tuple", "map", "sorted", "reversed", "range",
@@ -94,12 +94,12 @@ def origin_of(ev: Evidence, names, line: int) -> Origin | None:
         if (name, before) in seen or name in _PASS or kinds and name not in kinds:
             continue
         seen.add((name, before))
-        a = _made_before(ev, name, before)
+        a = made_before(ev, name, before)
         appended = [s for s in ev.code.stores if s.container == name and s.line < before and (a is None or a.line < s.line)]
         for s in appended:
-            if _no_grad_with(ev, s.line) or s.detached:
+            if no_grad_with(ev, s.line) or s.detached:
                 continue
-            source = _made_before(ev, s.value, s.line) if s.value.isidentifier() else None
+            source = made_before(ev, s.value, s.line) if s.value.isidentifier() else None
             if source is not None and not source.detached and not _passes_on(source, kinds):
                 stores.append((s.line, name))  # the loss itself is kept
             else:

@@ -6,7 +6,7 @@ from ...evidence import Evidence
 from ...evidence.errors import read_errors
 from ...fixes.plan import plan
 from ..base import Hit
-from ._no_grad_trace import CutSite, _no_grad_with, find_cut
+from ._no_grad_trace import CutSite, no_grad_with, find_cut
 from .no_grad_fn_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "no_grad_fn"
@@ -38,7 +38,7 @@ def _called_under_no_grad(ev: Evidence, facts) -> int | None:
     decorated = {name for name, _ in facts.decorated_no_grad}
     for line in reversed(stack[:-1]):
         f = ev.code.function_at(line)
-        if f is not None and f.name in decorated or _no_grad_with(ev, line) is not None:
+        if f is not None and f.name in decorated or no_grad_with(ev, line) is not None:
             return line
     return None
 
