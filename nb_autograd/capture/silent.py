@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 import torch
 
+from .backwards import frame_line
 from .graph import NO_SEQ, WALK_LIMIT, live_bytes as _node_bytes, walk_with_children
 from .holders import SPAN, KeptGraph, scan_holders, source_names  # noqa: F401 (KeptGraph: the rules' import)
 
@@ -54,7 +55,7 @@ class GradsAccumulated:
 def _cell_line(filename: str, frame) -> int | None:
     while frame is not None:
         if frame.f_code.co_filename == filename:
-            return frame.f_lineno
+            return frame_line(frame)
         frame = frame.f_back
     return None
 
