@@ -146,12 +146,11 @@ class Watcher:
             key, line, inner = self._key(frame, starts, line)
             if key is None:
                 return
-        counts = self._counts
-        runs = counts.get(key)
-        if runs is None:
-            runs = counts[key] = 0
-        elif starts and inner is None:
-            runs = counts[key] = runs + 1
+        counts = self._counts  # runs of the key before this one (0 when first seen)
+        if starts and inner is None:
+            runs = counts[key] = counts.get(key, -1) + 1
+        else:
+            runs = counts.setdefault(key, 0)
         records = self._records  # self._push, inline: this runs once per statement
         if records and records[-1][0] == seq:
             records[-1] = (seq, line, runs, inner)
