@@ -47,14 +47,15 @@ _LINES: dict = {}  # (id(code), f_lasti) -> (code, line); the code kept so that 
 
 
 def frame_line(frame) -> int:
-    """`frame.f_lineno`, remembered for module code per instruction: f_lineno reads the code's
-    line table from its start, long for a cell's or a script's module code, and the frames
-    around a training loop are read on every backward and every step (a function's table is
-    short: read)."""
-    code = frame.f_code
-    if code.co_name != "<module>":
+    """`frame.f_lineno`, remembered per code object and instruction: f_lineno reads the code's
+    line table from its start up to the instruction, long in a cell's or a script's module
+    code, and the frames around a training loop are read on every backward and every step.
+    (Near the start of a code object the table is read: that is cheaper than remembering.)"""
+    lasti = frame.f_lasti
+    if lasti < 256:
         return frame.f_lineno
-    key = (id(code), frame.f_lasti)
+    code = frame.f_code
+    key = (id(code), lasti)
     known = _LINES.get(key)
     if known is not None and known[0] is code:
         return known[1]
