@@ -11,7 +11,7 @@ from typing import NamedTuple
 import torch
 
 from .backwards import frame_line
-from .graph import NO_SEQ, WALK_LIMIT, live_bytes as _node_bytes, walk_with_children
+from .graph import NO_SEQ, WALK_LIMIT, live_bytes, walk_with_children
 from .holders import SPAN, KeptGraph, scan_holders, source_names  # noqa: F401 (KeptGraph: the rules' import)
 
 GROWTH_CALLS = 3      # a site's graph must reach further back on this many calls in a row
@@ -69,16 +69,12 @@ def _first_grad(optimizer):
     return None
 
 
-def live_bytes(nodes) -> int:
-    return sum(_node_bytes(node) for node in nodes)
-
-
 def measure(roots, since: int) -> tuple[list, int, int, int, bool]:
     """(nodes, how many made at or before `since`, lowest, highest sequence number, truncated)."""
-    nodes, old, low, high, truncated = [], 0, NO_SEQ, -1, False
-    for node, kids in walk_with_children(roots, WALK_LIMIT):
-        truncated |= kids is None
-        nodes.append(node)
+    nodes, old, low, high = [], 0, NO_SEQ, -1
+    append = nodes.append
+    for node, _ in walk_with_children(roots, WALK_LIMIT):
+        append(node)
         seq = node._sequence_nr()
         if seq != NO_SEQ:
             old += seq <= since
@@ -86,7 +82,7 @@ def measure(roots, since: int) -> tuple[list, int, int, int, bool]:
                 low = seq
             if seq > high:
                 high = seq
-    return nodes, old, low, high, truncated
+    return nodes, old, low, high, len(nodes) > WALK_LIMIT  # the ones past the limit are not read
 
 
 def _as_last(events: list) -> bool:
