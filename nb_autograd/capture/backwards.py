@@ -43,13 +43,36 @@ def is_user_file(filename: str) -> bool:
     return not os.path.realpath(filename).startswith(_LIBRARY_DIRS) if os.path.isabs(filename) else True
 
 
+_LINES: dict = {}  # (id(code), f_lasti) -> (code, line); the code kept so that its id stays its own
+
+
+def frame_line(frame) -> int:
+    """`frame.f_lineno`, remembered per code object and instruction: f_lineno reads the code's
+    line table from its start up to the instruction, long in a cell's or a script's module
+    code, and the frames around a training loop are read on every backward and every step.
+    (Near the start of a code object the table is read: that is cheaper than remembering.)"""
+    lasti = frame.f_lasti
+    if lasti < 256:
+        return frame.f_lineno
+    code = frame.f_code
+    key = (id(code), lasti)
+    known = _LINES.get(key)
+    if known is not None and known[0] is code:
+        return known[1]
+    if len(_LINES) > 20_000:
+        _LINES.clear()
+    line = frame.f_lineno
+    _LINES[key] = (code, line)
+    return line
+
+
 def user_stack(frame) -> tuple[tuple[str, int], ...]:
     """(filename, line) of user frames from `frame` outwards, outermost first."""
     out = []
     while frame is not None:
         name = frame.f_code.co_filename
         if is_user_file(name):
-            out.append((name, frame.f_lineno))
+            out.append((name, frame_line(frame)))
         frame = frame.f_back
     return tuple(reversed(out))
 

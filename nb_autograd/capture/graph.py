@@ -31,13 +31,14 @@ def walk_with_children(roots: Iterable, limit: int = MAX_NODES) -> Iterator[tupl
     queue = deque(r for r in roots if r is not None)
     for r in queue:
         touch.mark(r)
+    popleft, see, children = queue.popleft, seen.add, touch.children  # (looked up once: this runs per node)
     while queue:
-        node = queue.popleft()
+        node = popleft()
         key = id(node)
         if key in seen:
             continue
-        seen.add(key)
-        kids = touch.children(node) if len(seen) <= limit else None
+        see(key)
+        kids = children(node) if len(seen) <= limit else None
         yield node, kids
         if kids:
             queue.extend(kids)  # the ones seen already are skipped when they come out
@@ -75,32 +76,34 @@ def _custom(kind: type) -> bool:
     return _custom_kinds[kind]
 
 
-def live_bytes(node) -> int:
-    """The bytes of the tensors `node` saved that are still live: what `saved_buffers` would
-    count as live, without building a record per buffer (it runs on every measured backward)."""
-    kind = type(node)
-    raw_names = _raw_names.get(kind)
-    if raw_names is None:
-        raw_names = _raw_names[kind] = tuple("_raw_saved_" + name for name in _saved_attr_names(node))
-    total, found = 0, False
-    for name in raw_names:
-        try:
-            raw = getattr(node, name)
-        except Exception:
-            continue
-        for item in raw if isinstance(raw, (list, tuple)) else (raw,):
-            found = True
+def live_bytes(nodes: Iterable) -> int:
+    """The bytes of the tensors `nodes` saved that are still live: what `saved_buffers` would
+    count as live, without building a record per buffer (it runs on measured backwards)."""
+    total = 0
+    for node in nodes:
+        kind = type(node)
+        raw_names = _raw_names.get(kind)
+        if raw_names is None:
+            raw_names = _raw_names[kind] = tuple("_raw_saved_" + name for name in _saved_attr_names(node))
+        found = False
+        for name in raw_names:
             try:
-                data = item.data
-                if data is not None:
-                    total += data.numel() * data.element_size()
-            except Exception:  # freed, or not a plain tensor: nothing live counted
+                raw = getattr(node, name)
+            except Exception:
+                continue
+            for item in raw if isinstance(raw, (list, tuple)) else (raw,):
+                found = True
+                try:
+                    data = item.data
+                    if data is not None:
+                        total += data.numel() * data.element_size()
+                except Exception:  # freed, or not a plain tensor: nothing live counted
+                    pass
+        if not found and _custom(kind):
+            try:
+                total += sum(_nbytes(t) for t in node.saved_tensors if t is not None)
+            except Exception:
                 pass
-    if not found and _custom(kind):
-        try:
-            total = sum(_nbytes(t) for t in node.saved_tensors if t is not None)
-        except Exception:
-            pass
     return total
 
 

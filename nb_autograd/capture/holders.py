@@ -58,7 +58,7 @@ def scan_holders(namespace: dict, idents: frozenset[str], origin, ranges) -> lis
             line, iteration = origin(seq)
             if line is not None:
                 per_line.setdefault(line, set()).add(iteration)
-            size += live_bytes(node)
+            size += live_bytes((node,))
         # backpropagated as a whole (a loss summed over the loop): one backward's graph held it
         # all, from its roots down to its oldest node (a running statistic updated inside each
         # forward sits in the last step's graph, but reaches far older steps)

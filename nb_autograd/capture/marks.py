@@ -29,11 +29,12 @@ _dynamo_compiling = torch.compiler.is_dynamo_compiling
 _compiler = torch.compiler
 
 
-def _mark() -> None:
-    """A statement of instrumented code begins (its line is the caller's f_lineno). Under
+def _mark(line: int | None = None) -> None:
+    """A statement of instrumented code begins at `line` (the compiler writes it in: the
+    caller's f_lineno would scan its code's line table, long in a long cell). Under
     torch.compile's tracing it does nothing (so it breaks no graph)."""
     if _LISTENERS and not _dynamo_compiling() and not _compiler._is_compiling_flag:
-        _LISTENERS[-1].on_statement(_getframe(1), True)
+        _LISTENERS[-1].on_statement(_getframe(1), True, line)
 
 
 def _back(value=None):
@@ -53,8 +54,8 @@ def unlisten(watcher) -> None:
 
 
 class _Instrument(ast.NodeTransformer):
-    def _call(self, which: str, node: ast.AST) -> ast.stmt:
-        call = ast.Expr(ast.Call(func=ast.Name(which, ast.Load()), args=[], keywords=[]))
+    def _call(self, which: str, node: ast.AST, *args) -> ast.stmt:
+        call = ast.Expr(ast.Call(func=ast.Name(which, ast.Load()), args=[ast.Constant(a) for a in args], keywords=[]))
         return ast.copy_location(call, node)
 
     def _marked(self, body: list[ast.stmt], top: bool = False) -> list[ast.stmt]:
@@ -63,7 +64,7 @@ class _Instrument(ast.NodeTransformer):
             stmt = self.visit(stmt)
             keep_first = i == 0 and _is_docstring(stmt) or top and _is_future(stmt)
             if not keep_first:
-                out.append(self._call(_MARK, stmt))
+                out.append(self._call(_MARK, stmt, stmt.lineno))
             out.append(stmt)
         return out
 

@@ -10,7 +10,8 @@ from typing import NamedTuple
 
 import torch
 
-from .graph import NO_SEQ, WALK_LIMIT, live_bytes as _node_bytes, walk_with_children
+from .backwards import frame_line
+from .graph import NO_SEQ, WALK_LIMIT, live_bytes, walk_with_children
 from .holders import SPAN, KeptGraph, scan_holders, source_names  # noqa: F401 (KeptGraph: the rules' import)
 
 GROWTH_CALLS = 3      # a site's graph must reach further back on this many calls in a row
@@ -54,7 +55,7 @@ class GradsAccumulated:
 def _cell_line(filename: str, frame) -> int | None:
     while frame is not None:
         if frame.f_code.co_filename == filename:
-            return frame.f_lineno
+            return frame_line(frame)
         frame = frame.f_back
     return None
 
@@ -68,16 +69,12 @@ def _first_grad(optimizer):
     return None
 
 
-def live_bytes(nodes) -> int:
-    return sum(_node_bytes(node) for node in nodes)
-
-
 def measure(roots, since: int) -> tuple[list, int, int, int, bool]:
     """(nodes, how many made at or before `since`, lowest, highest sequence number, truncated)."""
-    nodes, old, low, high, truncated = [], 0, NO_SEQ, -1, False
-    for node, kids in walk_with_children(roots, WALK_LIMIT):
-        truncated |= kids is None
-        nodes.append(node)
+    nodes, old, low, high = [], 0, NO_SEQ, -1
+    append = nodes.append
+    for node, _ in walk_with_children(roots, WALK_LIMIT):
+        append(node)
         seq = node._sequence_nr()
         if seq != NO_SEQ:
             old += seq <= since
@@ -85,7 +82,7 @@ def measure(roots, since: int) -> tuple[list, int, int, int, bool]:
                 low = seq
             if seq > high:
                 high = seq
-    return nodes, old, low, high, truncated
+    return nodes, old, low, high, len(nodes) > WALK_LIMIT  # the ones past the limit are not read
 
 
 def _as_last(events: list) -> bool:
@@ -105,9 +102,10 @@ def _as_last(events: list) -> bool:
 class _Site:
     """The backward calls from one stack of cell lines (one dict entry per site, not three)."""
 
-    __slots__ = ("events", "seq", "span")
+    __slots__ = ("key", "events", "seq", "span")
 
-    def __init__(self):
+    def __init__(self, key: tuple):
+        self.key = key                 # its cell lines, outermost first
         self.events: list[TimelineEvent] = []
         self.seq = -1                  # the last sequence number made before its previous call
         self.span: int | None = None   # the sequence-number span of its last walked graph
@@ -122,7 +120,8 @@ class Timeline:
         self._idents: frozenset[str] | None = None
         self.events: list[TimelineEvent] = []
         self.ranges: list[tuple[int, int]] = []     # (lowest, highest) seq of each backward
-        self._sites: dict[tuple, _Site] = {}
+        self._sites: dict[tuple, _Site] = {}        # cell lines of a backward -> its site
+        self._by_stack: dict[tuple, _Site] = {}     # the recorder's stack of a backward -> its site
         self._zeros = self._backwards = 0
         self._optimizers: dict[int, tuple] = {}     # id -> (weakref to a grad, zeros, backwards)
         self._accumulated: list[tuple[int | None, int | None]] = []
@@ -130,14 +129,9 @@ class Timeline:
     def before_backward(self, call: tuple, roots) -> None:
         """`call`: the recorder's (index, stack, iteration, kind, retain, root ids, ...)."""
         index, stack, _, kind, _, root_ids = call[:6]
-        filename, lines = self.filename, []
-        for f, line in stack:  # (loops, not comprehensions: each of those is a call, and this runs per backward)
-            if f == filename:
-                lines.append(line)
-        key = tuple(lines)
-        site = self._sites.get(key)
+        site = self._by_stack.get(stack)
         if site is None:
-            site = self._sites[key] = _Site()
+            site = self._site(stack)
         since, site.seq = site.seq, _next_seq() - 1
         events = site.events
         if _as_last(events):
@@ -145,7 +139,7 @@ class Timeline:
             # line's last backward, sized as last time; the span read last time, ending at the
             # roots (not all made since: nodes a holder added after that backward are not in it)
             high = -1
-            for i in root_ids:
+            for i in root_ids:  # (a loop: a comprehension is a call of its own, on every backward)
                 high = i if i > high else high
             high = high if high >= 0 else since + 1
             low = max(since + 1, high - site.span) if site.span is not None else since + 1
@@ -157,7 +151,7 @@ class Timeline:
                 site.span = high - low
             same = events and (events[-1].nodes, events[-1].old_nodes) == (len(nodes), old)
             size = events[-1].live_bytes if same else live_bytes(nodes)  # re-read when the size changes
-            event = TimelineEvent(kind, key[-1] if key else None, index, len(nodes), old, size, truncated)
+            event = TimelineEvent(kind, site.key[-1] if site.key else None, index, len(nodes), old, size, truncated)
         nodes = roots = None
         self.events.append(event)
         events.append(event)
@@ -166,6 +160,17 @@ class Timeline:
         n = len(events)
         if n > SPAN and n & (n - 1) == 0 and self.origin is not None:  # calls 4, 8, 16, ...
             self._sample_functions(sys._getframe(1))
+
+    def _site(self, stack: tuple) -> _Site:
+        """The site of a backward from `stack` (its cell lines), remembered per stack."""
+        key = tuple(line for f, line in stack if f == self.filename)
+        site = self._sites.get(key)
+        if site is None:
+            site = self._sites[key] = _Site(key)
+        if len(self._by_stack) > 10_000:  # generated code: keep it bounded
+            self._by_stack.clear()
+        self._by_stack[stack] = site
+        return site
 
     @property
     def idents(self) -> frozenset[str]:

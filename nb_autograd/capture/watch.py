@@ -16,7 +16,7 @@ from operator import itemgetter
 import torch
 
 from . import marks
-from .backwards import RECORDER, is_user_file
+from .backwards import RECORDER, frame_line, is_user_file
 from .holders import scan_holders
 from .ops_mode import ProvenanceMode, pop_to
 from .optimizer_hooks import OptimizerHooks
@@ -124,40 +124,40 @@ class Watcher:
             if code.co_filename == filename:
                 if not lines:
                     child, lasti = prev, frame.f_lasti
-                lines.append(frame.f_lineno)
+                lines.append(frame_line(frame))
                 if code is top:
                     break
             elif inner is None and not lines and is_user_file(code.co_filename):  # by name: a code object's hash is slow
-                inner = (code.co_filename, frame.f_lineno)  # a helper or module of the user's, inside the cell's line
+                inner = (code.co_filename, frame_line(frame))  # a helper or module of the user's, inside the cell's line
             prev, frame = frame, frame.f_back
         return lines, inner, child, lasti
 
-    def on_statement(self, frame, starts: bool) -> None:
-        """Marks: a statement of instrumented code starts (`starts`), or a call returned into
-        `frame`. A statement of the watched unit starts one more run of its stack of lines."""
+    def on_statement(self, frame, starts: bool, line: int | None = None) -> None:
+        """Marks: a statement of instrumented code starts (`starts`) at `line` of `frame`, or
+        a call returned into `frame`. A statement of the watched unit starts one more run of
+        its stack of lines."""
         if _get_ident() != self.thread:
             return
         seq = _next_seq()
         if frame.f_code is self.top_code:  # most statements: the cell's own, no walk
-            key = line = frame.f_lineno
+            key = line = frame_line(frame) if line is None else line
             inner = self._outer = None
         else:
-            key, line, inner = self._key(frame, starts)
+            key, line, inner = self._key(frame, starts, line)
             if key is None:
                 return
-        counts = self._counts
-        runs = counts.get(key)
-        if runs is None:
-            runs = counts[key] = 0
-        elif starts and inner is None:
-            runs = counts[key] = runs + 1
+        counts = self._counts  # runs of the key before this one (0 when first seen)
+        if starts and inner is None:
+            runs = counts[key] = counts.get(key, -1) + 1
+        else:
+            runs = counts.setdefault(key, 0)
         records = self._records  # self._push, inline: this runs once per statement
         if records and records[-1][0] == seq:
             records[-1] = (seq, line, runs, inner)
         else:
             records.append((seq, line, runs, inner))
 
-    def _key(self, frame, starts: bool) -> tuple:
+    def _key(self, frame, starts: bool, line: int | None) -> tuple:
         """(stack of cell lines innermost first, the innermost, the innermost user frame inside
         it) for a statement outside the unit's own code. A cell function's callers stand still
         while it runs: what they give (their cell lines, the user frame inside them) is read
@@ -169,7 +169,7 @@ class Watcher:
         if starts and back is not None and frame.f_code.co_filename == self.filename:  # a cell function
             if outer is None or outer[0] is not back or outer[1] != back.f_lasti:
                 outer = self._outer = (back, back.f_lasti) + self._lines(back)
-            line = frame.f_lineno
+            line = frame_line(frame) if line is None else line
             return (line,) + outer[2], line, None
         if not starts and outer is not None and outer[0] is frame:  # that function returns
             self._outer = None
