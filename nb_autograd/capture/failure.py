@@ -72,6 +72,8 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
     if isinstance(value, torch.Tensor):
         yield path, value
     elif depth > 1:
+        if depth == 2 and (isinstance(value, list) or type(value).__name__ == "deque"):
+            yield from _transitions(path, value)
         return
     elif isinstance(value, (list, tuple)) or type(value).__name__ == "deque":
         items = list(value)
@@ -103,6 +105,17 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
             return
         for name in [a for a in attrs if a in idents][:MAX_ITEMS]:
             yield from _tensor_values(f"{path}.{name}", attrs[name], idents, depth + 1)
+
+
+def _transitions(path: str, value):
+    """The tensors of a list of short tuples kept on an object (a replay memory's transitions,
+    `self.memory.append((state, log_prob, reward))`): one level deeper than other containers."""
+    items = list(value)
+    picked = items if len(items) <= 2 * MAX_ITEMS else items[:MAX_ITEMS] + items[-MAX_ITEMS:]
+    for i, item in zip(range(len(picked)), picked):
+        if isinstance(item, tuple) and len(item) <= 8:
+            i = i if len(items) <= 2 * MAX_ITEMS or i < MAX_ITEMS else len(items) - 2 * MAX_ITEMS + i
+            yield from ((f"{path}[{i}][{j}]", t) for j, t in enumerate(item) if isinstance(t, torch.Tensor))
 
 
 def _tensors_only(value) -> bool:

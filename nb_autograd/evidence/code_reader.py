@@ -96,6 +96,7 @@ class _Reader(ast.NodeVisitor):
         self.function: str | None = None
         self.no_grad = False
         self.aliases: dict[str, str] = {}  # `ag` -> "torch.autograd", `G` -> "torch.autograd.grad"
+        self.packed: dict[str, frozenset[str]] = {}  # `x = [state, h]` -> x: {state, h}, for `f(*x)`
 
     # imports: what a local name stands for, so `ag.grad` reads as torch.autograd.grad ------
     def visit_Import(self, node):
@@ -174,6 +175,8 @@ class _Reader(ast.NodeVisitor):
         for t in targets:
             self._store_targets(t, node.lineno, value)
         call = value if isinstance(value, ast.Call) else None
+        if len(names) == 1 and isinstance(value, (ast.List, ast.Tuple)):
+            self.packed[names[0]] = names_read(value)
         operands = {keyed(o) or dotted(o) for o in _add_operands(value)}
         accumulates = len(names) == 1 and (
             (augmented and isinstance(node.op, (ast.Add, ast.Sub))) or
@@ -185,9 +188,17 @@ class _Reader(ast.NodeVisitor):
             self.assigns.append(Assign(
                 node.lineno, tuple(names), reads,
                 call=dotted(call.func) if call is not None else None,
-                call_args=frozenset().union(*(names_read(a) for a in [*call.args, *(k.value for k in call.keywords)]))
-                if call is not None else frozenset(),
+                call_args=self._call_args(call) if call is not None else frozenset(),
                 accumulates=accumulates, detached=_is_detached(value), no_grad=self.no_grad, augmented=augmented))
+
+    def _call_args(self, call: ast.Call) -> frozenset[str]:
+        """The names a call reads as arguments, including those packed into a list it unpacks
+        (`x = [state, h]; f(*x)` reads `h`)."""
+        out = frozenset().union(*(names_read(a) for a in [*call.args, *(k.value for k in call.keywords)]))
+        for a in call.args:
+            if isinstance(a, ast.Starred) and isinstance(a.value, ast.Name):
+                out |= self.packed.get(a.value.id, frozenset())
+        return out
 
     def _store_targets(self, target, line, value):
         if isinstance(target, (ast.Tuple, ast.List)):

@@ -6,24 +6,39 @@ Only when the program never calls that method itself: a program that does (once 
 means the state to run on across batches, and the state is detached instead."""
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 import libcst.matchers as m
 
-from .cst import LOOP, calls_in, dotted, load
+from .cst import LOOP, calls_in, code_of, dotted, load
 
 
 def _initialiser(cls: cst.ClassDef, attr: str) -> str | None:
-    """The method `__init__` sets `self.<attr>` from (`self.hidden = self.init_hidden()`)."""
+    """How `__init__` starts `self.<attr>`, as an expression on `self`: the method it calls
+    (`self.hidden = self.init_hidden()` -> "self.init_hidden()"), or zeros it makes from
+    constants and the module's own settings (`self.hidden_cell = (torch.zeros(1, 1, self.n),
+    torch.zeros(1, 1, self.n))`)."""
     methods = {f.name.value: f for f in cls.body.body if isinstance(f, cst.FunctionDef)}
     init = methods.get("__init__")
     for node in m.findall(init, m.Assign()) if init else ():
-        if [dotted(t.target) for t in node.targets] == [f"self.{attr}"] \
-                and isinstance(node.value, cst.Call) and not node.value.args:
+        if [dotted(t.target) for t in node.targets] != [f"self.{attr}"]:
+            continue
+        if isinstance(node.value, cst.Call) and not node.value.args:
             name = (dotted(node.value.func) or "").removeprefix("self.")
             method = methods.get(name)
             if method is not None and name != "__init__" and len(method.params.params) == 1:
-                return name
+                return f"self.{name}()"
+        if _zeros(node.value):
+            return ast.unparse(ast.parse(code_of(node.value).strip(), mode="eval"))
     return None
+
+
+def _zeros(value: cst.BaseExpression) -> bool:
+    """`torch.zeros(...)`, or a tuple of them, reading nothing but `torch`, `self` and constants."""
+    parts = [e.value for e in value.elements] if isinstance(value, cst.Tuple) else [value]
+    names = {n.id for n in ast.walk(ast.parse(code_of(value).strip(), mode="eval")) if isinstance(n, ast.Name)}
+    return all(isinstance(p, cst.Call) and dotted(p.func) == "torch.zeros" for p in parts) and names <= {"torch", "self"}
 
 
 def _instances(tree, cls: cst.ClassDef) -> set[str]:
@@ -42,13 +57,25 @@ def _where(source: str, line: int, name: str, backward_line: int):
     if loop is None or not isinstance(loop.body, cst.IndentedBlock):
         return None
     attr = name[len("self."):]
-    method = _initialiser(cls, attr)
-    if method is None or any((dotted(c.func) or "").endswith("." + method) and not tree.inside(c, cls)
-                             for c in calls_in(tree.module)):
+    start = _initialiser(cls, attr)
+    method = start.removeprefix("self.").removesuffix("()") if start and start.endswith("()") else None
+    if start is None:
+        return None
+    again = any((dotted(c.func) or "").endswith("." + method) and not tree.inside(c, cls)
+                for c in calls_in(tree.module)) if method else _set_outside(tree, cls, attr)
+    if again:
         return None  # the program starts the state again itself, when it means to
     called = {dotted(c.func) or "" for c in calls_in(loop)}
     models = sorted(n for n in _instances(tree, cls) if n in called or any(c.startswith(n + ".") for c in called))
-    return (tree, loop, f"{models[0]}.{attr} = {models[0]}.{method}()") if len(models) == 1 else None
+    if len(models) != 1:
+        return None
+    return tree, loop, f"{models[0]}.{attr} = " + start.replace("self.", models[0] + ".")
+
+
+def _set_outside(tree, cls: cst.ClassDef, attr: str) -> bool:
+    """`model.hidden_cell = ...` written by the program outside the class."""
+    return any(isinstance(node, cst.Assign) and not tree.inside(node, cls)
+               and any((dotted(t.target) or "").endswith("." + attr) for t in node.targets) for node in tree.positions)
 
 
 def reinit_call(source: str, *, line: int, name: str, backward_line: int) -> str | None:

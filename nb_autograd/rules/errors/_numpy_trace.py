@@ -42,7 +42,8 @@ def _callee(tree: ast.Module, line: int) -> tuple[str, list[str]] | None:
             for fn in node.body:
                 if isinstance(fn, ast.FunctionDef) and fn.lineno < line <= fn.end_lineno:
                     name = node.name if fn.name == "__init__" else fn.name
-                    best = (name, [a.arg for a in fn.args.args][1:])  # without self
+                    static = any(getattr(d, "id", None) == "staticmethod" for d in fn.decorator_list)
+                    best = (name, [a.arg for a in fn.args.args][0 if static else 1:])  # without self
         elif isinstance(node, ast.FunctionDef) and node.lineno < line <= node.end_lineno and best is None:
             best = (node.name, [a.arg for a in node.args.args])
     return best

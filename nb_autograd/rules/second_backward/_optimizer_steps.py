@@ -16,8 +16,10 @@ def depends_on(ev: Evidence, names: set[str], before: int, after: int) -> set[st
 
 
 def is_step(c) -> bool:
-    """`opt.step()`, SAM's `first_step()` / `second_step()`: a method call, not `d_step(...)`."""
-    return bool(c.receiver) and c.func.rsplit(".", 1)[-1] in ("step", "first_step", "second_step")
+    """`opt.step()`, SAM's `first_step()` / `second_step()`, ASAM's `ascent_step()` /
+    `descent_step()`: a method call, not `d_step(...)`."""
+    return bool(c.receiver) and c.func.rsplit(".", 1)[-1] in ("step", "first_step", "second_step", "ascent_step",
+                                                              "descent_step")
 
 
 def _call_sites(ev: Evidence, f) -> list[int]:

@@ -10,9 +10,9 @@ from .recurrent_state_not_detached_examples import BAD, GOOD  # noqa: F401  (the
 
 CAUSE = "recurrent_state_not_detached"
 SYMPTOM = "second_backward"
-STATE_NAME = re.compile(r"(^|\.|_)(h|c|hx|cx|hn|cn|h0|c0|h_0|c_0|h_t|c_t|hc|hidden\w*|\w*hidden|\w*state\w*|carry|memory_state)$", re.I)
+STATE_NAME = re.compile(r"(^|\.|_)(h|c|hx|cx|hn|cn|h0|c0|h_0|c_0|h_t|c_t|hc|hid|hidden\w*|\w*hidden|\w*state\w*|carry|memory_state)$", re.I)
 RECURRENT_CALL = re.compile(r"rnn|lstm|gru|cell|recur", re.I)
-NEURON_STATE = re.compile(r"^(mem\w*|membrane\w*|v|u|vmem|spk|spike\w*|syn\w*|potential\w*|trace\w*)$", re.I)
+NEURON_STATE = re.compile(r"^(mem\w*|membrane\w*|v|u|v_?mem\w*|spk|spike\w*|syn\w*|potential\w*|trace\w*)$", re.I)
 _INITIAL = re.compile(r"(^|\.)(zeros|zeros_like|ones|ones_like|full|full_like|empty|empty_like|tensor|randn|rand|clone)$")
 
 
@@ -32,7 +32,7 @@ def recurrent_states(ev: Evidence) -> list[tuple[str, int, str]]:
 def module_states(ev: Evidence) -> list[tuple[str, int, str]]:
     """(self.attr, line, holder path) for state a module keeps on itself and updates in its own
     methods (a spiking neuron's membrane `self.mem = beta * self.mem + x`), found at run time
-    on a module the failing graph reaches. Its line is the update, not the initialisation."""
+    on a module the failing graph reaches. Its line is the last update (the value the next batch starts from), not the initialisation."""
     found = []
     for holder in ev.holders:
         attr = holder.path.rsplit(".", 1)[-1] if "." in holder.path else ""
@@ -44,7 +44,7 @@ def module_states(ev: Evidence) -> list[tuple[str, int, str]]:
                    and not _in_setup(ev, a.line)]
         if updates:
             own = [a for a in updates if "self." + attr in a.reads]
-            found.append(("self." + attr, own[0].line if own else updates[-1].line, holder.path))
+            found.append(("self." + attr, own[-1].line if own else updates[-1].line, holder.path))
     return found
 
 
@@ -122,7 +122,7 @@ def _state_plans(ev: Evidence, line: int, name: str, loop_line: int) -> list:
     paths = [h.path for h in ev.holders if h.path.split("[")[0] in names]
     as_tuple = True if any("[" in p for p in paths) else False if paths else None  # seen at run time
     where = {"loop_line": loop_line, "line": line, "names": names, "as_tuple": as_tuple,
-             "backward_line": ev.backward_site.line if ev.backward_site else None}
+             "backward_line": _backward_seen_from(ev, line)}
     wanted = [plan("detach_state", **where)]
     if name.startswith("self.") and ev.backward_site is not None:  # a module that never starts its state again
         from ...fixes.reinit_state import reinit_call
@@ -134,3 +134,15 @@ def _state_plans(ev: Evidence, line: int, name: str, loop_line: int) -> list:
     if plain_state(ev.capture.source, **where):
         wanted.append(plan("add_detach", title="add_detach_read", line=line, names=names, reads=True))
     return wanted
+
+
+def _backward_seen_from(ev: Evidence, line: int) -> int | None:
+    """The backward's line as the function holding the update at `line` sees it: the backward
+    itself when that function holds it, else that function's call on the failing stack which led
+    to it (`self.update(...)` every k steps: the truncation boundary is that call's block)."""
+    backward = ev.backward_site.line if ev.backward_site else None
+    f = ev.code.function_at(line)
+    if backward is None or f is None or f.line < backward <= f.end_line or ev.failure is None:
+        return backward
+    calls = [l for l in ev.failure.stack_lines if f.line < l <= f.end_line]
+    return calls[-1] if calls else backward

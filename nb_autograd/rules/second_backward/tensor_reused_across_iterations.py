@@ -2,6 +2,9 @@
 variable such as prev_output, an EMA or a memory bank) feeds this iteration's loss."""
 from __future__ import annotations
 
+import ast
+import re
+
 from ...evidence import Evidence
 from ..base import Hit
 from .accumulated_loss_backward_in_loop import match as accumulated
@@ -97,6 +100,9 @@ def match(ev: Evidence) -> Hit | None:
     name, line = sources[0]
     store = next((s for s in ev.code.stores if s.container == name and s.line == line), None)
     kind = "container" if store else ("attribute" if "." in name else "variable")
+    passed = _stored_argument(ev, name, line) if store is not None else None
+    if passed is not None:  # the caller hands the method the graph-attached tensor it stores
+        name, line, kind, store = *passed, "passed", None
     facts = (("name", name), ("line", str(line)), ("backward_line", str(ev.line)))
     caches = sorted({s for s in sources if s[0].startswith("self.")}, key=lambda s: s[1])
     if len(caches) > 1 and name.startswith("self."):  # every cache of a module the runtime found stale
@@ -107,6 +113,35 @@ def match(ev: Evidence) -> Hit | None:
     # before the loop (a GAN's `self.fake_B` made before the critic's steps)
     return Hit(CAUSE, line, 0.88 if kept else 0.85 if cached else 0.84 if ev.has_runtime_staleness else 0.55, facts=facts,
                related=(("backward", ev.line),), variant=kind)
+
+
+def _stored_argument(ev: Evidence, name: str, line: int) -> tuple[str, int] | None:
+    """A method stores one of its arguments in a tuple (`self.memory.append((state, log_prob,
+    reward))`) and the runtime found that position of the stored tuples stale: the argument
+    the one call of that method passes (`self.log_prob`), at that call."""
+    positions = {int(m.group(1)) for h in ev.holders_of(name) if h.reaches_stale
+                 for m in [re.search(r"\[\d+\]\[(\d+)\]$", h.path)] if m}
+    function = ev.code.function_at(line)
+    if len(positions) != 1 or function is None:
+        return None
+    try:
+        tree = ast.parse("\n".join(ev.code.lines))
+    except SyntaxError:
+        return None
+    stored = [c.args[0] for c in ast.walk(tree) if isinstance(c, ast.Call) and c.lineno == line and c.args
+              and isinstance(c.args[0], ast.Tuple)]
+    position = positions.pop()
+    if not stored or position >= len(stored[0].elts) or not isinstance(stored[0].elts[position], ast.Name):
+        return None
+    param = stored[0].elts[position].id
+    if param not in function.params:
+        return None
+    index = function.params.index(param) - (function.params[:1] == ("self",))
+    calls = [c for c in ast.walk(tree) if isinstance(c, ast.Call)
+             and (getattr(c.func, "attr", None) or getattr(c.func, "id", None)) == function.name]
+    if len(calls) != 1 or not 0 <= index < len(calls[0].args) or isinstance(calls[0].args[index], ast.Starred):
+        return None
+    return ast.unparse(calls[0].args[index]), calls[0].lineno
 
 
 def _read_earlier_in_scope(ev: Evidence, name: str, line: int) -> bool:
@@ -129,6 +164,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
     from .computed_before_loop import trained_by_optimizer
 
     name, source = hit.fact("name"), ev.capture.source
+    if hit.variant == "passed":  # hand the method a detached copy to keep
+        return [plan("add_detach", title="add_detach_read", line=hit.line, names=(name,), reads=True)]
     store = next((s for s in ev.code.stores if s.line == hit.line and s.container == name), None)
     if store is not None and recompute_cached(source, line=hit.line) is not None:
         plans = [plan("recompute_cached", line=hit.line)]

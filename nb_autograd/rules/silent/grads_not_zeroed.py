@@ -41,7 +41,7 @@ for epoch in range(2):
         loss = model(torch.randn(4, 8)).pow(2).mean()
         loss.backward()
         optimizer.step()
-""", line=9, note="zero_grad once, before the loop", fixed="""\
+""", line=5, note="zero_grad once, before the loop", fixed="""\
 import torch
 torch.manual_seed(0)
 model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1))
@@ -102,11 +102,27 @@ def match(ev: Evidence) -> Hit | None:
     found = next((o for o in ev.capture.silent if isinstance(o, GradsAccumulated)), None)
     if found is None:
         return None
-    line = found.backward_line or found.step_line
+    backward = found.backward_line or found.step_line
     name = _optimizer_name(ev, found.step_line)
+    outside = _zeroed_outside(ev, name, backward)
+    line = outside or backward
     return Hit(CAUSE, line, 0.8, facts=(("name", name), ("line", str(line)), ("step_line", str(found.step_line)),
-                                        ("steps", str(found.steps))),
-               related=(("step", found.step_line),) if found.step_line else ())
+                                        ("steps", str(found.steps)), ("backward_line", str(backward))),
+               related=(("step", found.step_line),) if found.step_line else (),
+               variant="zeroed_outside" if outside else "")
+
+
+def _zeroed_outside(ev: Evidence, name: str, backward: int | None) -> int | None:
+    """`optimizer.zero_grad()` written once before the loop that runs the backwards (once per
+    epoch, or once before training): that call, in the wrong place, is the root."""
+    loops = ev.code.loops_at(backward) if backward else ()
+    if not loops:
+        return None
+    inner = loops[-1]
+    function = ev.code.function_at(backward)
+    calls = [c.line for c in ev.code.calls if c.func == name + ".zero_grad" and c.line < inner.line
+             and not inner.contains(c.line) and ev.code.function_at(c.line) == function]
+    return calls[-1] if calls else None
 
 
 def plans(hit: Hit, ev: Evidence) -> list:
@@ -114,4 +130,5 @@ def plans(hit: Hit, ev: Evidence) -> list:
     only its own gradient (where the step is deliberate accumulation, the rule does not fire)."""
     from ...fixes.plan import plan
 
-    return [plan("add_zero_grad", backward_line=hit.line, optimizer=hit.fact("name"), facts={"name": hit.fact("name")})]
+    return [plan("add_zero_grad", backward_line=int(hit.fact("backward_line")), optimizer=hit.fact("name"),
+                 facts={"name": hit.fact("name")})]

@@ -31,10 +31,32 @@ def _holder_line(ev: Evidence, name: str, fallback: int | None) -> tuple[int | N
     if stores:
         return stores[-1], "stored"
     sets = [a.line for a in ev.code.assigns_to(name) if loops(a.line) and not a.detached]
+    totals = _returned_totals(ev, name)
+    if totals:
+        return totals[0][0], "returned_total"
     if not sets and "." in name:  # `flow.layers.3.running_mean`: kept by a module, written in its methods
         written = _module_writes(ev, name)
         return (written[-1] if written else fallback), "statistic" if written else "variable"
     return (sets[-1] if sets else fallback), "variable"
+
+
+def _returned_totals(ev: Evidence, name: str) -> list[tuple[int, str]]:
+    """`train_loss = self._train_epoch()`: the running totals the called function of the
+    program grows in its loop and reads elsewhere (to return them), the totals of values no
+    backward frees first (they keep whole graphs, not only their nodes)."""
+    calls = [a.call.rsplit(".", 1)[-1] for a in ev.code.assigns_to(name) if a.call and not a.detached]
+    for f in (f for f in ev.code.functions if f.name in calls):
+        adds = [a for a in ev.code.assigns if f.line < a.line <= f.end_line and a.accumulates and not a.detached
+                and ev.code.loops_at(a.line) and len(ev.code.loops_at(a.line)) > len(ev.code.loops_at(f.line))
+                and a.reads - set(a.targets) - {"self"}]  # not a counter (`self.step += 1`)
+        grown = {(t, a.line) for a in adds for t in a.targets}
+        kept = [a for a in adds if any(f.line < r <= f.end_line and (a.targets[0], r) not in grown
+                                       for r in ev.code.read_lines(a.targets[0]))]
+        backpropagated = {n for b in ev.code.backwards for n in b.names}
+        kept.sort(key=lambda a: bool((a.reads - set(a.targets)) & backpropagated))
+        if kept:
+            return [(a.line, a.targets[0]) for a in kept]
+    return []
 
 
 def _module_writes(ev: Evidence, path: str) -> list[int]:
@@ -94,6 +116,9 @@ def match(ev: Evidence) -> Hit | None:
         line, variant = _holder_line(ev, k.path, min(k.lines))
         facts = (("name", k.path), ("nodes", str(k.nodes)), ("iterations", str(k.iterations)),
                  ("bytes", _size(k.live_bytes)))
+        if variant == "returned_total":  # named by the total that holds the graphs, not the caller's copy
+            totals = _returned_totals(ev, k.path)
+            facts = (("name", totals[0][1]),) + facts[1:] + (("lines", ",".join(str(l) for l, _ in sorted(totals))),)
         if variant == "statistic":
             lines = sorted({l for other in kept if "." in other.path for l in _module_writes(ev, other.path)})
             facts += (("lines", ",".join(map(str, lines))),)
@@ -119,6 +144,9 @@ def plans(hit: Hit, ev: Evidence) -> list:
         return []
     if hit.variant == "accumulated":
         return [plan("detach_accumulated", line=hit.line, name=name, facts={"name": name})]
+    if hit.variant == "returned_total":  # every total the called function returns, at once
+        return [plan("detach_statistics", title="detach_accumulated", facts={"name": name},
+                     lines=tuple(int(l) for l in hit.fact("lines").split(",")))]
     if hit.variant == "statistic":  # every statistic of the module kept this way, at once
         return [plan("detach_statistics", lines=tuple(int(l) for l in hit.fact("lines").split(",")))]
     if hit.variant in ("stored", "variable"):

@@ -161,6 +161,55 @@ for step in range(6):
     loss.backward()
     opt.step()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+
+
+def train_epoch(batches):
+    epoch_loss, epoch_aux = 0, 0
+    for x in batches:
+        out = model(x)
+        loss = out.pow(2).mean()
+        aux = out.abs().mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        epoch_loss += loss
+        epoch_aux += aux
+    return epoch_loss / len(batches), epoch_aux / len(batches)
+
+
+for epoch in range(3):
+    train_loss, train_aux = train_epoch([torch.randn(8, 4) for _ in range(4)])
+    print(f"{train_loss:.3f} {train_aux:.3f}")
+""", line=17, note="totals a called function grows and returns (the one of a value no backward frees first)", fixed="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+
+
+def train_epoch(batches):
+    epoch_loss, epoch_aux = 0, 0
+    for x in batches:
+        out = model(x)
+        loss = out.pow(2).mean()
+        aux = out.abs().mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        epoch_loss += loss.detach()
+        epoch_aux += aux.detach()
+    return epoch_loss / len(batches), epoch_aux / len(batches)
+
+
+for epoch in range(3):
+    train_loss, train_aux = train_epoch([torch.randn(8, 4) for _ in range(4)])
+    print(f"{train_loss:.3f} {train_aux:.3f}")
+"""),
 )
 
 GOOD = (
