@@ -5,11 +5,17 @@ files as the expert's fix leaves them. Cells run in a real kernel (nb_autograd.k
 
 Header keys: source, scenario, cause (not for clean), root (`cell K line N` with K the 0-based
 cell index and N the line in that cell, or `file NAME line N`), order (cell indexes as run,
-e.g. `0 1 2 2`; default each cell once), expert (the fix in words)."""
+e.g. `0 1 2 2`; default each cell once), expert (the fix in words).
+
+Files named `*_stub.py` or `_stub_*.py` stand in for libraries (matplotlib, pytorch-grad-cam):
+they are imported from under site-packages, where the real library would be, not from the
+notebook's folder."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import sysconfig
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,11 +61,15 @@ def load(folder: Path, expert: bool = False) -> NotebookCase:
     return NotebookCase(folder, header, cells)
 
 
+STAND_IN = re.compile(r"(^_?stub_|_stub\.py$)")  # a library's stand-in (`mpl_stub.py` for matplotlib)
+
+
 def workdir(case: NotebookCase, expert: bool = False) -> Path:
-    """A temporary copy of the case folder (with the expert's files on top if asked)."""
+    """A temporary copy of the case folder (with the expert's files on top if asked), without
+    the libraries' stand-ins (see `library_dir`)."""
     d = Path(tempfile.mkdtemp(prefix="nbcase-"))
     for p in case.folder.iterdir():
-        if p.is_file():
+        if p.is_file() and not STAND_IN.search(p.name):
             shutil.copy(p, d / p.name)
     if expert and (case.folder / "expert").is_dir():
         for p in (case.folder / "expert").iterdir():
@@ -69,13 +79,26 @@ def workdir(case: NotebookCase, expert: bool = False) -> Path:
     return d
 
 
+def library_dir(case: NotebookCase) -> Path | None:
+    """The case's stand-ins for libraries (matplotlib, pytorch-grad-cam), copied under the
+    environment's site-packages: the kernel imports them from there, so that, like the real
+    library, they are not the user's code."""
+    stand_ins = [p for p in case.folder.iterdir() if p.is_file() and STAND_IN.search(p.name)]
+    if not stand_ins:
+        return None
+    d = Path(tempfile.mkdtemp(prefix="nbcase-lib-", dir=sysconfig.get_paths()["purelib"]))
+    for p in stand_ins:
+        shutil.copy(p, d / p.name)
+    return d
+
+
 def run_case(case: NotebookCase, expert: bool = False, prelude: str | None = None,
              epilogue: str | None = None) -> tuple[int | None, tuple | None, list]:
     """Run the cells in order; (position in `order` of the first error or None, error, outputs).
     `epilogue` runs after the last cell run (the failing one or the last of the order); its
     output is the last of `outputs`."""
-    d = workdir(case, expert)
-    kernel = Kernel(d)
+    d, lib = workdir(case, expert), library_dir(case)
+    kernel = Kernel(d, env={"PYTHONPATH": os.pathsep.join(filter(None, (str(lib or ""), os.environ.get("PYTHONPATH"))))})
     outputs = []
     try:
         if prelude:
@@ -93,3 +116,5 @@ def run_case(case: NotebookCase, expert: bool = False, prelude: str | None = Non
     finally:
         kernel.close()
         shutil.rmtree(d, ignore_errors=True)
+        if lib is not None:
+            shutil.rmtree(lib, ignore_errors=True)

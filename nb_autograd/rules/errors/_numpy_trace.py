@@ -120,7 +120,8 @@ def origin_of(ev: Evidence, names, line: int) -> Origin | None:
 
 def attribute_origin(ev: Evidence, expr: str) -> Origin | None:
     """`model.alphas[0]` read for a plot: where a module's method stores the attribute from a
-    value it computed (`self.alphas = alphas`), not where it is set up (`None`, `torch.zeros`)."""
+    value it computed (`self.alphas = alphas`), not where it is set up (`None`, `torch.zeros`);
+    for a list its methods append to, those appends."""
     try:
         node = ast.parse(expr, mode="eval").body
     except SyntaxError:
@@ -130,6 +131,10 @@ def attribute_origin(ev: Evidence, expr: str) -> Origin | None:
     if not isinstance(node, ast.Attribute):
         return None
     attr = "self." + node.attr
+    logged = [(s.line, attr) for s in ev.code.stores if s.container == attr and s.method == "append"
+              and not s.detached and not no_grad_with(ev, s.line) and ev.code.function_at(s.line) is not None]
+    if logged:  # a method's log (`self.activation_loss.append(activ)`): each entry keeps its step's graph
+        return Origin(logged[0][0], "stores", stores=tuple(logged))
     for a in sorted(ev.code.assigns_to(attr), key=lambda a: a.line):
         made_by_factory = (a.call or "").rpartition(".")[2] in FACTORIES
         if a.reads and not a.detached and not a.no_grad and not made_by_factory and ev.code.function_at(a.line) is not None \

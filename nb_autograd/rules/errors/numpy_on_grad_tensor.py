@@ -15,20 +15,33 @@ SYMPTOM = "numpy_on_grad"
 def _site(ev: Evidence) -> tuple[str, str, str]:
     """(variant, expression or call, argument) for the conversion written at the failing line;
     of several arguments, the one the runtime saw holding a graph."""
-    try:
-        tree = ast.parse(ev.code.line_text(ev.line))
-    except SyntaxError:
+    tree = _statement(ev, ev.line)
+    if tree is None:
         return "", ev.code.line_text(ev.line), ""
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
     explicit = [c for c in calls if isinstance(c.func, ast.Attribute) and c.func.attr == "numpy"]
     if explicit:
         return "", ast.unparse(explicit[0]), ""
     grad = dict(ev.failure.grad_names) if ev.failure else {}
-    named = [(call, arg) for call in calls for arg in call.args if isinstance(arg, (ast.Name, ast.Attribute, ast.Subscript))]
+    named = [(call, arg) for call in calls for arg in call.args if isinstance(arg, (ast.Name, ast.Attribute, ast.Subscript))
+             or isinstance(arg, ast.Tuple) and any(isinstance(n, ast.Name) and n.id in grad for n in ast.walk(arg))]
     named.sort(key=lambda ca: not any(isinstance(n, ast.Name) and n.id in grad for n in ast.walk(ca[1])))
     if named:
         return "implicit", ast.unparse(named[0][0]), ast.unparse(named[0][1])
     return "", ev.code.line_text(ev.line), ""
+
+
+def _statement(ev: Evidence, line: int) -> ast.Module | None:
+    """The statement that starts at `line`, read on over the lines it continues on
+    (`ax.add_patch(plt.Rectangle((xmin, ymin), w, h,` / `fill=False))`)."""
+    text = ""
+    for n in range(line, min(line + 12, len(ev.code.lines) + 1)):
+        text += ev.code.line_text(n).strip() + "\n"
+        try:
+            return ast.parse(text)
+        except SyntaxError:
+            continue
+    return None
 
 
 def _names(expr: str) -> list[str]:

@@ -388,6 +388,60 @@ for k in range(3):
     loss.backward()
     opt.step()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+
+
+class LSTM(torch.nn.Module):
+    def __init__(self, hidden_size=8):
+        super().__init__()
+        self.hidden_size = hidden_size
+        self.lstm = torch.nn.LSTM(1, hidden_size)
+        self.linear = torch.nn.Linear(hidden_size, 1)
+        self.hidden_cell = (torch.zeros(1, 1, self.hidden_size), torch.zeros(1, 1, self.hidden_size))
+
+    def forward(self, seq):
+        out, self.hidden_cell = self.lstm(seq.view(len(seq), 1, -1), self.hidden_cell)
+        return self.linear(out.view(len(seq), -1))[-1]
+
+
+model = LSTM()
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+samples = [(torch.randn(5), torch.randn(1)) for _ in range(3)]
+for seq, label in samples:
+    optimizer.zero_grad()
+    loss = (model(seq) - label).pow(2).mean()
+    loss.backward()
+    optimizer.step()
+""", line=14, note="a module starts its state at zeros once, then runs sample after sample: each sample starts fresh", fixed="""\
+import torch
+torch.manual_seed(0)
+
+
+class LSTM(torch.nn.Module):
+    def __init__(self, hidden_size=8):
+        super().__init__()
+        self.hidden_size = hidden_size
+        self.lstm = torch.nn.LSTM(1, hidden_size)
+        self.linear = torch.nn.Linear(hidden_size, 1)
+        self.hidden_cell = (torch.zeros(1, 1, self.hidden_size), torch.zeros(1, 1, self.hidden_size))
+
+    def forward(self, seq):
+        out, self.hidden_cell = self.lstm(seq.view(len(seq), 1, -1), self.hidden_cell)
+        return self.linear(out.view(len(seq), -1))[-1]
+
+
+model = LSTM()
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+samples = [(torch.randn(5), torch.randn(1)) for _ in range(3)]
+for seq, label in samples:
+    model.hidden_cell = (torch.zeros(1, 1, model.hidden_size), torch.zeros(1, 1, model.hidden_size))
+    optimizer.zero_grad()
+    loss = (model(seq) - label).pow(2).mean()
+    loss.backward()
+    optimizer.step()
+"""),
 )
 
 GOOD = (

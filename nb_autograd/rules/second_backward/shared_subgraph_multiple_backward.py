@@ -87,8 +87,28 @@ def _per_loss_grads(ev: Evidence) -> bool:
     return all(c.line == site.line for c in ev.freeing_calls) and bool(set(site.names) & looped) and ev.freed_in_same_pass
 
 
+def _through_library(ev: Evidence) -> Hit | None:
+    """The failing backward ran inside a library the user's line called (Grad-CAM's
+    `cam(input_tensor=x_fake[i:i + 1])` backpropagates a score into its input): an argument of
+    that call reaches the graph an earlier backward freed (the generator's step). Named where
+    that argument was made; fixed by handing the library a detached copy."""
+    if ev.line is None or not ev.freeing_calls or ev.same_root_call:
+        return None
+    args = sorted({n for c in ev.code.calls if c.line == ev.line for n in c.arg_names
+                   if "." not in n and ev.reaches_stale(n)})
+    made = [a.line for name in args[:1] for a in ev.code.assigns_to(name) if a.line < ev.line and not a.detached]
+    if not made:
+        return None
+    first = ev.freeing_calls[-1].line or ev.line
+    return Hit(CAUSE, max(made), 0.8, facts=(("line", str(ev.line)), ("first_line", str(first)), ("name", args[0]),
+                                              ("shared", args[0]), ("shared_line", str(max(made)))),
+               related=(("first_backward", first),), variant="library_backward")
+
+
 def match(ev: Evidence) -> Hit | None:
     site = ev.backward_site
+    if site is None:
+        return _through_library(ev)
     if _per_loss_grads(ev):
         return Hit(CAUSE, site.line, 0.85, facts=(("line", str(site.line)), ("first_line", str(site.line)),
                                                   ("name", site.receiver), ("loop_line", str(ev.loop.line))),
@@ -239,6 +259,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
     from ...fixes.plan import plan
 
     first, line = int(hit.fact("first_line")), int(hit.fact("line"))  # the second backward
+    if hit.variant == "library_backward":
+        return [plan("add_detach", title="add_detach_read", line=line, names=(hit.fact("name"),), reads=True)]
     if hit.variant == "per_loss_grads":  # the gradients are read apart on purpose: keep the graph for the next loss
         return [plan("add_retain_graph", title="retain_for_next_loss", line=line)]
     plans = [plan("sum_loop_backward", line=line)]

@@ -290,6 +290,85 @@ for step in range(2):
     loss.backward()
     opt.step()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+
+
+class Memory:
+    def __init__(self):
+        self.memory = []
+
+    def store_transition(self, state, log_prob, reward):
+        self.memory.append((state, log_prob, reward))
+
+
+class Agent:
+    def __init__(self):
+        self.policy = torch.nn.Linear(4, 2)
+        self.optimizer = torch.optim.SGD(self.policy.parameters(), lr=0.01)
+        self.memory = Memory()
+
+    def act(self, state):
+        self.log_prob = torch.log_softmax(self.policy(state), -1)[0]
+        return 0
+
+    def remember(self, state, reward):
+        self.memory.store_transition(state, self.log_prob, reward)
+
+    def learn(self):
+        loss = sum(-lp * r for _, lp, r in self.memory.memory)
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+
+
+agent = Agent()
+for step in range(3):
+    state = torch.randn(4)
+    agent.act(state)
+    agent.remember(state, 1.0)
+    agent.learn()
+""", line=24, note="a replay memory keeps the log-probabilities it is handed, with their graphs", fixed="""\
+import torch
+torch.manual_seed(0)
+
+
+class Memory:
+    def __init__(self):
+        self.memory = []
+
+    def store_transition(self, state, log_prob, reward):
+        self.memory.append((state, log_prob, reward))
+
+
+class Agent:
+    def __init__(self):
+        self.policy = torch.nn.Linear(4, 2)
+        self.optimizer = torch.optim.SGD(self.policy.parameters(), lr=0.01)
+        self.memory = Memory()
+
+    def act(self, state):
+        self.log_prob = torch.log_softmax(self.policy(state), -1)[0]
+        return 0
+
+    def remember(self, state, reward):
+        self.memory.store_transition(state, self.log_prob.detach(), reward)
+
+    def learn(self):
+        loss = sum(-lp * r for _, lp, r in self.memory.memory)
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+
+
+agent = Agent()
+for step in range(3):
+    state = torch.randn(4)
+    agent.act(state)
+    agent.remember(state, 1.0)
+    agent.learn()
+"""),
 )
 
 GOOD = (
