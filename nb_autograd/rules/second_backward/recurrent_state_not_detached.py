@@ -29,6 +29,22 @@ def recurrent_states(ev: Evidence) -> list[tuple[str, int, str]]:
     return found
 
 
+def fed_back(ev: Evidence) -> list[tuple[str, int, str]]:
+    """Without a loop: a state one call of a module hands back is fed into the next call of
+    the same module (`out, s = model(x)` ... `out, _ = model(x, s)`), and the runtime found it
+    holding the freed graph: (name, line it was made, callee)."""
+    found = []
+    for a in ev.code.assigns:
+        if a.call is None or a.detached or len(a.targets) < 2:
+            continue
+        for b in ev.code.assigns:
+            for name in a.targets:
+                if a.line < b.line <= (ev.line or b.line) and b.call == a.call and name in b.call_args \
+                        and ev.reaches_stale(name) and a.line == max(x.line for x in ev.code.assigns_to(name) if x.line < b.line):
+                    found.append((name, a.line, a.call, b.line))
+    return found
+
+
 def module_states(ev: Evidence) -> list[tuple[str, int, str]]:
     """(self.attr, line, holder path) for state a module keeps on itself and updates in its own
     methods (a spiking neuron's membrane `self.mem = beta * self.mem + x`), found at run time
@@ -55,9 +71,15 @@ def _in_setup(ev: Evidence, line: int) -> bool:
 
 
 def match(ev: Evidence) -> Hit | None:
-    if ev.same_root_call or ev.freed_in_same_pass or ev.backward_site is None and not ev.loop:
+    if ev.same_root_call or ev.backward_site is None and not ev.loop:
         return None
-    states = recurrent_states(ev)
+    if ev.freed_in_same_pass:  # two backward calls in one pass: only a state handed from one call to the next
+        states = fed_back(ev) if ev.loop is None and ev.has_runtime_staleness else []
+        return _hit(ev, states) if states else None
+    return _hit(ev, recurrent_states(ev))
+
+
+def _hit(ev: Evidence, states: list) -> Hit | None:
     if ev.has_runtime_staleness:
         states = [s for s in states if ev.holder(s[0]) is None or ev.reaches_stale(s[0])]
         states.sort(key=lambda s: ev.holder(s[0]) is None)  # seen holding the stale graph first
@@ -71,6 +93,10 @@ def match(ev: Evidence) -> Hit | None:
                        related=(("backward", ev.line),), variant="module_state")
     if not states:
         return None
+    if len(states[0]) == 4:  # fed back to the next call, no loop: cut it where that call reads it
+        name, line, call, second = states[0]
+        return Hit(CAUSE, line, 0.88, facts=(("name", name), ("line", str(line)), ("call", call), ("loop_line", str(line)),
+                                             ("second_line", str(second))), related=(("backward", ev.line),), variant="fed_back")
     discarded = read_errors(ev.capture.source).discarded_detaches
     if any(f.name == "detach" for f in ev.code.functions):  # a state class's own detach(): `state.detach()`
         # calls that method; the tensors' detach thrown away is inside it
@@ -93,6 +119,11 @@ def plans(hit: Hit, ev: Evidence) -> list:
     update); or, for plain tensor states, where the call reads them."""
     from ...fixes.plan import plan
 
+    if hit.variant == "fed_back":  # a tensor state is detached where the next call reads it (a tuple keeps its type: no edit)
+        if any("[" in h.path for h in ev.holders_of(hit.fact("name"))):
+            return []
+        return [plan("add_detach", title="add_detach_read", line=int(hit.fact("second_line")), names=(hit.fact("name"),),
+                     reads=True)]
     if hit.variant == "discarded_detach":  # keep the detached tensor; else detach the state itself
         return [plan("assign_detach", line=hit.line)] + \
             _state_plans(ev, int(hit.fact("state_line")), hit.fact("state"), int(hit.fact("loop_line")))

@@ -442,6 +442,25 @@ for seq, label in samples:
     loss.backward()
     optimizer.step()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+rnn = torch.nn.RNN(3, 4, batch_first=True)
+x = torch.randn(2, 5, 3)
+out, h = rnn(x)
+out.sum().backward()
+out, _ = rnn(x, h)
+out.sum().backward()
+""", line=5, note="no loop: the state of one call fed into the next call after a backward", fixed="""\
+import torch
+torch.manual_seed(0)
+rnn = torch.nn.RNN(3, 4, batch_first=True)
+x = torch.randn(2, 5, 3)
+out, h = rnn(x)
+out.sum().backward()
+out, _ = rnn(x, h.detach())
+out.sum().backward()
+"""),
 )
 
 GOOD = (

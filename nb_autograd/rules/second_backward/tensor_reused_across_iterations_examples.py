@@ -317,7 +317,7 @@ class Agent:
         self.memory.store_transition(state, self.log_prob, reward)
 
     def learn(self):
-        loss = sum(-lp * r for _, lp, r in self.memory.memory)
+        loss = sum(-lp * (r - self.policy(s).mean()) for s, lp, r in self.memory.memory)
         self.optimizer.zero_grad()
         loss.backward()
         self.optimizer.step()
@@ -356,7 +356,7 @@ class Agent:
         self.memory.store_transition(state, self.log_prob.detach(), reward)
 
     def learn(self):
-        loss = sum(-lp * r for _, lp, r in self.memory.memory)
+        loss = sum(-lp * (r - self.policy(s).mean()) for s, lp, r in self.memory.memory)
         self.optimizer.zero_grad()
         loss.backward()
         self.optimizer.step()
