@@ -57,7 +57,7 @@ def module_states(ev: Evidence) -> list[tuple[str, int, str]]:
             continue
         updates = [a for a in ev.code.assigns_to("self." + attr) if not a.detached and not a.no_grad
                    and (a.call is None or not _INITIAL.search(a.call)) and a.reads
-                   and not _in_setup(ev, a.line)]
+                   and not (_in_setup(ev, a.line) and "self." + attr not in a.reads)]  # a spike's reset updates it
         if updates:
             own = [a for a in updates if "self." + attr in a.reads]
             found.append(("self." + attr, own[-1].line if own else updates[-1].line, holder.path))
