@@ -157,7 +157,7 @@ class BackwardRecorder:
         self._calls: deque = deque(maxlen=MAX_CALLS)
         self._held: deque = deque(maxlen=HELD_ROOTS)
         self._freed: deque = deque(maxlen=FREED_CALLS)  # (call index, frozenset of node ids)
-        self._stack_counts: dict = {}
+        self._stack_counts: dict = {}  # stack -> [that stack, calls from it so far]
         self.failing_index: int | None = None
         self.unit = 0
 
@@ -187,10 +187,14 @@ class BackwardRecorder:
         retain = create_graph if retain is None else bool(retain)
         kind = "backward" if kwargs.get("accumulate_grad", True) else "grad"
         stack = user_stack(sys._getframe(2))
-        if len(self._stack_counts) > MAX_CALLS:
-            self._stack_counts.clear()
-        iteration = self._stack_counts.get(stack, 0)
-        self._stack_counts[stack] = iteration + 1
+        counts = self._stack_counts
+        entry = counts.get(stack)
+        if entry is None:
+            if len(counts) > MAX_CALLS:
+                counts.clear()
+            entry = counts[stack] = [stack, 0]
+        stack, iteration = entry  # the stack's first tuple: one kept per stack, not one per call
+        entry[1] = iteration + 1
         index = self._base + self._count
         self._count += 1
         call = (index, stack, iteration, kind, retain, tuple(map(node_id, roots)), _next_id(), self.unit)

@@ -125,6 +125,7 @@ class Timeline:
         self._zeros = self._backwards = 0
         self._optimizers: dict[int, tuple] = {}     # id -> (weakref to a grad, zeros, backwards)
         self._accumulated: list[tuple[int | None, int | None]] = []
+        self._plain: dict[tuple, TimelineEvent] = {}  # (kind, line) -> its step / zero_grad event, made once
 
     def before_backward(self, call: tuple, roots) -> None:
         """`call`: the recorder's (index, stack, iteration, kind, retain, root ids, ...)."""
@@ -193,7 +194,15 @@ class Timeline:
     def zeroed(self, what=None) -> None:
         self._zeros += 1
         if what is not None:
-            self.events.append(TimelineEvent("zero_grad", _cell_line(self.filename, sys._getframe(2))))
+            self.events.append(self._event("zero_grad", _cell_line(self.filename, sys._getframe(2))))
+
+    def _event(self, kind: str, line: int | None) -> TimelineEvent:
+        """A step or zero_grad event: one object per line, shared by its calls (a loop's
+        events are kept to the cell's end, and each object kept is one more the GC walks)."""
+        event = self._plain.get((kind, line))
+        if event is None:
+            event = self._plain[(kind, line)] = TimelineEvent(kind, line)
+        return event
 
     def before_step(self, optimizer, args, kwargs) -> None:
         line = _cell_line(self.filename, sys._getframe(1))
@@ -205,7 +214,7 @@ class Timeline:
             self._accumulated.append((line, backward))
         self._optimizers[id(optimizer)] = (weakref.ref(grad) if grad is not None else lambda: None,
                                            self._zeros, self._backwards)
-        self.events.append(TimelineEvent("step", line))
+        self.events.append(self._event("step", line))
 
     def close(self) -> None:
         """Drop the weak references; keep the ints."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import threading
 from bisect import bisect_left, bisect_right
-from operator import itemgetter
 
 import torch
 
@@ -23,7 +22,6 @@ from .optimizer_hooks import OptimizerHooks
 from .silent import Timeline
 
 _next_seq = torch._C._autograd._get_sequence_nr
-_first = itemgetter(0)
 _get_ident = threading.get_ident
 
 
@@ -39,11 +37,17 @@ class Watcher:
         self.filename = filename
         self.top_code = top_code       # stop the frame walk here (the cell's own code object)
         self.ops = not marks.is_marked(top_code) if ops is None else ops
-        # per op (ops) or per statement that made nodes (marks): (sequence number, its cell
-        # line, iteration, the innermost user frame's (file, line) or None[, lowest]). Ops: the
-        # highest number the op made, then the lowest last; marks: the statement's first number.
-        # One append per op / statement, so an interrupt cannot misalign anything.
-        self._records: list[tuple] = []
+        # per op (ops) or per statement that made nodes (marks), in parallel lists: sequence
+        # number, its cell line, iteration, the innermost user frame's (file, line) or None, and
+        # (ops) the lowest number. Ops: the highest number the op made; marks: the statement's
+        # first number. Lists of ints, not a tuple per record: a watched loop keeps one record
+        # per statement that made nodes, and tuples kept are what the cyclic GC counts and walks.
+        # The sequence number is appended last, so an interrupt leaves no record half-visible.
+        self._seqs: list[int] = []
+        self._at_lines: list = []
+        self._iters: list = []
+        self._inners: list = []
+        self._firsts: list[int] = []
         self._places: dict[tuple[str, int], tuple[str, int]] = {}  # one tuple kept per place, not per op
         self._runs: dict[tuple, list] = {}  # ops: cell-line stack -> [runs, lasti, child frame]
         self._counts: dict = {}             # marks: cell line (or stack of lines) -> runs
@@ -151,11 +155,19 @@ class Watcher:
             runs = counts[key] = counts.get(key, -1) + 1
         else:
             runs = counts.setdefault(key, 0)
-        records = self._records  # self._push, inline: this runs once per statement
-        if records and records[-1][0] == seq:
-            records[-1] = (seq, line, runs, inner)
+        seqs, lines = self._seqs, self._at_lines  # self._push, inline: this runs once per statement
+        n = len(seqs)
+        if n != len(lines):  # an interrupt between two appends (see _push)
+            self._realign()
+        if n and seqs[-1] == seq:
+            lines[-1] = line
+            self._iters[-1] = runs
+            self._inners[-1] = inner
         else:
-            records.append((seq, line, runs, inner))
+            lines.append(line)
+            self._iters.append(runs)
+            self._inners.append(inner)
+            seqs.append(seq)
 
     def _key(self, frame, starts: bool, line: int | None) -> tuple:
         """(stack of cell lines innermost first, the innermost, the innermost user frame inside
@@ -185,12 +197,26 @@ class Watcher:
         return tuple(lines), None if inner is None else self._places.setdefault(inner, inner)
 
     def _push(self, seq: int, line, iteration, inner) -> None:
-        """A statement's record; the one before it, if it made no node, gives way."""
-        records = self._records
-        if records and records[-1][0] == seq:
-            records[-1] = (seq, line, iteration, inner)
+        """A statement's record; the one before it, if it made no node, gives way. The
+        sequence number goes in last: a record counts once it has one, and lists an interrupt
+        left longer are cut back to it before the next record."""
+        seqs = self._seqs
+        if len(seqs) != len(self._at_lines):
+            self._realign()
+        if seqs and seqs[-1] == seq:
+            self._at_lines[-1], self._iters[-1], self._inners[-1] = line, iteration, inner
         else:
-            records.append((seq, line, iteration, inner))
+            self._at_lines.append(line)
+            self._iters.append(iteration)
+            self._inners.append(inner)
+            seqs.append(seq)
+
+    def _realign(self) -> None:
+        n = len(self._seqs)
+        for column in (self._at_lines, self._iters, self._inners):
+            del column[n:]
+        if self.ops:
+            del self._firsts[n:]
 
     def _note(self, first_seq: int, last_seq: int, frame) -> None:
         """Ops: one torch call made nodes `first_seq`..`last_seq`."""
@@ -206,30 +232,35 @@ class Watcher:
             run[0] += 1  # other lines ran since, the line started over, or a new call/direct op
         run[1], run[2] = lasti, child
         self._last_key = key
-        self._records.append((last_seq, lines[0], run[0], None if inner is None else self._places.setdefault(inner, inner),
-                              first_seq))
+        if len(self._seqs) != len(self._at_lines):
+            self._realign()
+        self._at_lines.append(lines[0])
+        self._iters.append(run[0])
+        self._inners.append(None if inner is None else self._places.setdefault(inner, inner))
+        self._firsts.append(first_seq)
+        self._seqs.append(last_seq)
 
-    def _record(self, node_id: int) -> tuple | None:
-        """The record of the op (or statement) that created node `node_id`, if any."""
+    def _record(self, node_id: int) -> int | None:
+        """The index of the record of the op (or statement) that created node `node_id`, if any."""
         if node_id < 0:
             return None
-        records = self._records
+        seqs = self._seqs
         if self.ops:
-            i = bisect_left(records, node_id, key=_first)
-            return records[i] if i < len(records) and records[i][4] <= node_id else None
-        i = bisect_right(records, node_id, key=_first) - 1
-        return records[i] if i >= 0 and records[i][1] is not None else None
+            i = bisect_left(seqs, node_id)
+            return i if i < len(seqs) and self._firsts[i] <= node_id else None
+        i = bisect_right(seqs, node_id) - 1
+        return i if i >= 0 and self._at_lines[i] is not None else None
 
     def origin(self, node_id: int) -> tuple[int | None, int | None]:
         """(cell line, iteration) of the op that created node `node_id`, if recorded."""
-        record = self._record(node_id)
-        return (record[1], record[2]) if record else (None, None)
+        i = self._record(node_id)
+        return (self._at_lines[i], self._iters[i]) if i is not None else (None, None)
 
     def made_at(self, node_id: int) -> tuple[str, int] | None:
         """The innermost user (file, line) that made node `node_id`, when it is not the watched
         cell's own line: a function in a user module (ops) or an earlier watched cell; else None."""
-        record = self._record(node_id)
-        return record[3] if record else None
+        i = self._record(node_id)
+        return self._inners[i] if i is not None else None
 
     def silent_findings(self, calls=(), namespace: dict | None = None) -> tuple:
         """Family-C observations; `namespace` (the cell's globals at its end) names holders.
