@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent / "realworld"
 sys.path.insert(0, str(ROOT))
 import score_notebooks  # noqa: E402
 
-FLOORS = {"cause": 69, "place": 58, "fix_runs_clean": 62, "trains_like_expert": 56}
+FLOORS = {"cause": 80, "place": 65, "fix_runs_clean": 73, "trains_like_expert": 67}
 
 
 def test_tuning_notebooks_keep_their_levels():
@@ -21,6 +21,6 @@ def test_tuning_notebooks_keep_their_levels():
         scores = list(pool.map(score_notebooks.score, score_notebooks.folders([str(ROOT / "notebooks" / "tuning")])))
     got = score_notebooks.summary(scores)
     print(got)
-    assert got["notebooks"] >= 70 and got["clean"] >= 22
+    assert got["notebooks"] >= 83 and got["clean"] >= 22
     assert got["clean_quiet"] == got["clean"], [s.name for s in scores if not s.expected and s.named]
     assert all(got[k] >= v for k, v in FLOORS.items()), (got, FLOORS)
