@@ -1,0 +1,176 @@
+"""tensor_reused_across_iterations examples of a tensor an object keeps for itself: a loss
+module's target, a module's own cache, a replay memory's stored tuples (kept apart: the
+example modules stay small)."""
+from __future__ import annotations
+
+from ..base import Example
+
+KEPT_BAD = (
+    Example(code="""\
+import torch
+class TargetLoss(torch.nn.Module):
+    def __init__(self, target):
+        super().__init__()
+        self.target = target
+
+    def forward(self, x):
+        return (x - self.target).pow(2).mean()
+
+net = torch.nn.Linear(3, 3)
+crit = TargetLoss(net(torch.randn(2, 3)))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for step in range(2):
+    loss = crit(net(torch.randn(2, 3)))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=5, note="a loss module keeps the target it was built with, graph attached", fixed="""\
+import torch
+class TargetLoss(torch.nn.Module):
+    def __init__(self, target):
+        super().__init__()
+        self.target = target.detach()
+
+    def forward(self, x):
+        return (x - self.target).pow(2).mean()
+
+net = torch.nn.Linear(3, 3)
+crit = TargetLoss(net(torch.randn(2, 3)))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for step in range(2):
+    loss = crit(net(torch.randn(2, 3)))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),
+    Example(code="""\
+import torch
+
+
+class Rotary(torch.nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.freqs = torch.nn.Parameter(torch.arange(dim) / dim)
+        self.register_buffer("cached", None, persistent=False)
+
+    def forward(self, t):
+        if self.cached is not None:
+            return self.cached
+        freqs = t[:, None] * self.freqs
+        self.register_buffer("cached", freqs, persistent=False)
+        return freqs
+
+
+rot, head = Rotary(4), torch.nn.Linear(4, 1)
+opt = torch.optim.SGD([*rot.parameters(), *head.parameters()], lr=0.1)
+for step in range(2):
+    loss = head(rot(torch.arange(3.0)).sin()).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=14, note="a module caches a tensor on itself in its forward (a named buffer); the runtime finds it stale", fixed="""\
+import torch
+
+
+class Rotary(torch.nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.freqs = torch.nn.Parameter(torch.arange(dim) / dim)
+        self.register_buffer("cached", None, persistent=False)
+
+    def forward(self, t):
+        if self.cached is not None:
+            return self.cached
+        freqs = t[:, None] * self.freqs
+        self.register_buffer("cached", freqs.detach(), persistent=False)
+        return freqs
+
+
+rot, head = Rotary(4), torch.nn.Linear(4, 1)
+opt = torch.optim.SGD([*rot.parameters(), *head.parameters()], lr=0.1)
+for step in range(2):
+    loss = head(rot(torch.arange(3.0)).sin()).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+
+
+class Memory:
+    def __init__(self):
+        self.memory = []
+
+    def store_transition(self, state, log_prob, reward):
+        self.memory.append((state, log_prob, reward))
+
+
+class Agent:
+    def __init__(self):
+        self.policy = torch.nn.Linear(4, 2)
+        self.optimizer = torch.optim.SGD(self.policy.parameters(), lr=0.01)
+        self.memory = Memory()
+
+    def act(self, state):
+        self.log_prob = torch.log_softmax(self.policy(state), -1)[0]
+        return 0
+
+    def remember(self, state, reward):
+        self.memory.store_transition(state, self.log_prob, reward)
+
+    def learn(self):
+        loss = sum(-lp * (r - self.policy(s).mean()) for s, lp, r in self.memory.memory)
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+
+
+agent = Agent()
+for step in range(3):
+    state = torch.randn(4)
+    agent.act(state)
+    agent.remember(state, 1.0)
+    agent.learn()
+""", line=24, note="a replay memory keeps the log-probabilities it is handed, with their graphs", fixed="""\
+import torch
+torch.manual_seed(0)
+
+
+class Memory:
+    def __init__(self):
+        self.memory = []
+
+    def store_transition(self, state, log_prob, reward):
+        self.memory.append((state, log_prob, reward))
+
+
+class Agent:
+    def __init__(self):
+        self.policy = torch.nn.Linear(4, 2)
+        self.optimizer = torch.optim.SGD(self.policy.parameters(), lr=0.01)
+        self.memory = Memory()
+
+    def act(self, state):
+        self.log_prob = torch.log_softmax(self.policy(state), -1)[0]
+        return 0
+
+    def remember(self, state, reward):
+        self.memory.store_transition(state, self.log_prob.detach(), reward)
+
+    def learn(self):
+        loss = sum(-lp * (r - self.policy(s).mean()) for s, lp, r in self.memory.memory)
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+
+
+agent = Agent()
+for step in range(3):
+    state = torch.randn(4)
+    agent.act(state)
+    agent.remember(state, 1.0)
+    agent.learn()
+"""),
+)
