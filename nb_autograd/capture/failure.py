@@ -76,10 +76,7 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
             yield from _transitions(path, value)
         return
     elif isinstance(value, (list, tuple)) or type(value).__name__ == "deque":
-        items = list(value)
-        picked = items if len(items) <= 2 * MAX_ITEMS else items[:MAX_ITEMS] + items[-MAX_ITEMS:]
-        for item in picked:
-            i = next(k for k, x in enumerate(items) if x is item)
+        for i, item in _sampled(value):
             yield from _tensor_values(f"{path}[{i}]", item, idents, depth + 1)
     elif isinstance(value, dict):
         for key in list(value)[:MAX_ITEMS]:
@@ -107,14 +104,19 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
             yield from _tensor_values(f"{path}.{name}", attrs[name], idents, depth + 1)
 
 
+def _sampled(value):
+    """(index, item) of a sequence's first and last MAX_ITEMS items (all of a short one)."""
+    items = list(value)
+    n = len(items)
+    indexes = range(n) if n <= 2 * MAX_ITEMS else [*range(MAX_ITEMS), *range(n - MAX_ITEMS, n)]
+    return [(i, items[i]) for i in indexes]
+
+
 def _transitions(path: str, value):
     """The tensors of a list of short tuples kept on an object (a replay memory's transitions,
     `self.memory.append((state, log_prob, reward))`): one level deeper than other containers."""
-    items = list(value)
-    picked = items if len(items) <= 2 * MAX_ITEMS else items[:MAX_ITEMS] + items[-MAX_ITEMS:]
-    for i, item in zip(range(len(picked)), picked):
+    for i, item in _sampled(value):
         if isinstance(item, tuple) and len(item) <= 8:
-            i = i if len(items) <= 2 * MAX_ITEMS or i < MAX_ITEMS else len(items) - 2 * MAX_ITEMS + i
             yield from ((f"{path}[{i}][{j}]", t) for j, t in enumerate(item) if isinstance(t, torch.Tensor))
 
 

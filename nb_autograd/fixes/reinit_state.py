@@ -14,11 +14,11 @@ import libcst.matchers as m
 from .cst import LOOP, calls_in, code_of, dotted, load
 
 
-def _initialiser(cls: cst.ClassDef, attr: str) -> str | None:
-    """How `__init__` starts `self.<attr>`, as an expression on `self`: the method it calls
-    (`self.hidden = self.init_hidden()` -> "self.init_hidden()"), or zeros it makes from
-    constants and the module's own settings (`self.hidden_cell = (torch.zeros(1, 1, self.n),
-    torch.zeros(1, 1, self.n))`)."""
+def _initialiser(cls: cst.ClassDef, attr: str) -> tuple[str, str | None] | None:
+    """How `__init__` starts `self.<attr>`: (an expression on `self`, the method it calls),
+    from a method (`self.hidden = self.init_hidden()` -> ("self.init_hidden()", "init_hidden"))
+    or zeros made from constants and the module's own settings (`self.hidden_cell =
+    (torch.zeros(1, 1, self.n), torch.zeros(1, 1, self.n))`, no method)."""
     methods = {f.name.value: f for f in cls.body.body if isinstance(f, cst.FunctionDef)}
     init = methods.get("__init__")
     for node in m.findall(init, m.Assign()) if init else ():
@@ -28,17 +28,22 @@ def _initialiser(cls: cst.ClassDef, attr: str) -> str | None:
             name = (dotted(node.value.func) or "").removeprefix("self.")
             method = methods.get(name)
             if method is not None and name != "__init__" and len(method.params.params) == 1:
-                return f"self.{name}()"
-        if _zeros(node.value):
-            return ast.unparse(ast.parse(code_of(node.value).strip(), mode="eval"))
+                return f"self.{name}()", name
+        zeros = _zeros(node.value)
+        if zeros:
+            return zeros, None
     return None
 
 
-def _zeros(value: cst.BaseExpression) -> bool:
-    """`torch.zeros(...)`, or a tuple of them, reading nothing but `torch`, `self` and constants."""
+def _zeros(value: cst.BaseExpression) -> str | None:
+    """`torch.zeros(...)`, or a tuple of them, reading nothing but `torch`, `self` and
+    constants: its code, written plainly."""
     parts = [e.value for e in value.elements] if isinstance(value, cst.Tuple) else [value]
-    names = {n.id for n in ast.walk(ast.parse(code_of(value).strip(), mode="eval")) if isinstance(n, ast.Name)}
-    return all(isinstance(p, cst.Call) and dotted(p.func) == "torch.zeros" for p in parts) and names <= {"torch", "self"}
+    if not all(isinstance(p, cst.Call) and dotted(p.func) == "torch.zeros" for p in parts):
+        return None
+    expr = ast.parse(code_of(value).strip(), mode="eval")
+    names = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
+    return ast.unparse(expr) if names <= {"torch", "self"} else None
 
 
 def _instances(tree, cls: cst.ClassDef) -> set[str]:
@@ -57,10 +62,10 @@ def _where(source: str, line: int, name: str, backward_line: int):
     if loop is None or not isinstance(loop.body, cst.IndentedBlock):
         return None
     attr = name[len("self."):]
-    start = _initialiser(cls, attr)
-    method = start.removeprefix("self.").removesuffix("()") if start and start.endswith("()") else None
-    if start is None:
+    found = _initialiser(cls, attr)
+    if found is None:
         return None
+    start, method = found
     again = any((dotted(c.func) or "").endswith("." + method) and not tree.inside(c, cls)
                 for c in calls_in(tree.module)) if method else _set_outside(tree, cls, attr)
     if again:

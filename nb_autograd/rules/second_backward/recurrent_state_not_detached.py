@@ -29,26 +29,28 @@ def recurrent_states(ev: Evidence) -> list[tuple[str, int, str]]:
     return found
 
 
-def fed_back(ev: Evidence) -> list[tuple[str, int, str]]:
+def fed_back(ev: Evidence) -> Hit | None:
     """Without a loop: a state one call of a module hands back is fed into the next call of
     the same module (`out, s = model(x)` ... `out, _ = model(x, s)`), and the runtime found it
-    holding the freed graph: (name, line it was made, callee)."""
-    found = []
-    for a in ev.code.assigns:
-        if a.call is None or a.detached or len(a.targets) < 2:
+    holding the freed graph. Named where it was made; cut where the next call reads it."""
+    for b in ev.code.assigns:
+        if b.call is None or ev.line is not None and b.line > ev.line:
             continue
-        for b in ev.code.assigns:
-            for name in a.targets:
-                if a.line < b.line <= (ev.line or b.line) and b.call == a.call and name in b.call_args \
-                        and ev.reaches_stale(name) and a.line == max(x.line for x in ev.code.assigns_to(name) if x.line < b.line):
-                    found.append((name, a.line, a.call, b.line))
-    return found
+        for name in sorted(b.call_args):
+            made = [a for a in ev.code.assigns_to(name) if a.line < b.line]
+            a = max(made, key=lambda a: a.line) if made else None
+            if a is not None and a.call == b.call and len(a.targets) > 1 and not a.detached and ev.reaches_stale(name):
+                return Hit(CAUSE, a.line, 0.88, facts=(("name", name), ("line", str(a.line)), ("call", a.call),
+                                                       ("loop_line", str(a.line)), ("second_line", str(b.line))),
+                           related=(("backward", ev.line),), variant="fed_back")
+    return None
 
 
 def module_states(ev: Evidence) -> list[tuple[str, int, str]]:
     """(self.attr, line, holder path) for state a module keeps on itself and updates in its own
     methods (a spiking neuron's membrane `self.mem = beta * self.mem + x`), found at run time
-    on a module the failing graph reaches. Its line is the last update (the value the next batch starts from), not the initialisation."""
+    on a module the failing graph reaches. Its line is the last update (the value the next
+    batch starts from), not the initialisation."""
     found = []
     for holder in ev.holders:
         attr = holder.path.rsplit(".", 1)[-1] if "." in holder.path else ""
@@ -74,8 +76,7 @@ def match(ev: Evidence) -> Hit | None:
     if ev.same_root_call or ev.backward_site is None and not ev.loop:
         return None
     if ev.freed_in_same_pass:  # two backward calls in one pass: only a state handed from one call to the next
-        states = fed_back(ev) if ev.loop is None and ev.has_runtime_staleness else []
-        return _hit(ev, states) if states else None
+        return fed_back(ev) if ev.loop is None and ev.has_runtime_staleness else None
     return _hit(ev, recurrent_states(ev))
 
 
@@ -93,10 +94,6 @@ def _hit(ev: Evidence, states: list) -> Hit | None:
                        related=(("backward", ev.line),), variant="module_state")
     if not states:
         return None
-    if len(states[0]) == 4:  # fed back to the next call, no loop: cut it where that call reads it
-        name, line, call, second = states[0]
-        return Hit(CAUSE, line, 0.88, facts=(("name", name), ("line", str(line)), ("call", call), ("loop_line", str(line)),
-                                             ("second_line", str(second))), related=(("backward", ev.line),), variant="fed_back")
     discarded = read_errors(ev.capture.source).discarded_detaches
     if any(f.name == "detach" for f in ev.code.functions):  # a state class's own detach(): `state.detach()`
         # calls that method; the tensors' detach thrown away is inside it

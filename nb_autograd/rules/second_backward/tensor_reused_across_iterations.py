@@ -100,7 +100,7 @@ def match(ev: Evidence) -> Hit | None:
     name, line = sources[0]
     store = next((s for s in ev.code.stores if s.container == name and s.line == line), None)
     kind = "container" if store else ("attribute" if "." in name else "variable")
-    passed = _stored_argument(ev, name, line) if store is not None else None
+    passed = _stored_argument(ev, store) if store is not None else None
     if passed is not None:  # the caller hands the method the graph-attached tensor it stores
         name, line, kind, store = *passed, "passed", None
     facts = (("name", name), ("line", str(line)), ("backward_line", str(ev.line)))
@@ -115,33 +115,28 @@ def match(ev: Evidence) -> Hit | None:
                related=(("backward", ev.line),), variant=kind)
 
 
-def _stored_argument(ev: Evidence, name: str, line: int) -> tuple[str, int] | None:
+def _stored_argument(ev: Evidence, store) -> tuple[str, int] | None:
     """A method stores one of its arguments in a tuple (`self.memory.append((state, log_prob,
     reward))`) and the runtime found that position of the stored tuples stale: the argument
     the one call of that method passes (`self.log_prob`), at that call."""
-    positions = {int(m.group(1)) for h in ev.holders_of(name) if h.reaches_stale
+    positions = {int(m.group(1)) for h in ev.holders_of(store.container) if h.reaches_stale
                  for m in [re.search(r"\[\d+\]\[(\d+)\]$", h.path)] if m}
-    function = ev.code.function_at(line)
-    if len(positions) != 1 or function is None:
-        return None
+    function = ev.code.function_at(store.line)
     try:
-        tree = ast.parse("\n".join(ev.code.lines))
+        stored = ast.parse(store.value, mode="eval").body
     except SyntaxError:
         return None
-    stored = [c.args[0] for c in ast.walk(tree) if isinstance(c, ast.Call) and c.lineno == line and c.args
-              and isinstance(c.args[0], ast.Tuple)]
-    position = positions.pop()
-    if not stored or position >= len(stored[0].elts) or not isinstance(stored[0].elts[position], ast.Name):
+    if len(positions) != 1 or function is None or not isinstance(stored, ast.Tuple):
         return None
-    param = stored[0].elts[position].id
+    position = positions.pop()
+    param = stored.elts[position].id if position < len(stored.elts) and isinstance(stored.elts[position], ast.Name) else None
     if param not in function.params:
         return None
     index = function.params.index(param) - (function.params[:1] == ("self",))
-    calls = [c for c in ast.walk(tree) if isinstance(c, ast.Call)
-             and (getattr(c.func, "attr", None) or getattr(c.func, "id", None)) == function.name]
-    if len(calls) != 1 or not 0 <= index < len(calls[0].args) or isinstance(calls[0].args[index], ast.Starred):
+    calls = [c for c in ev.code.calls if c.func == function.name or c.func.endswith("." + function.name)]
+    if len(calls) != 1 or not 0 <= index < len(calls[0].args) or calls[0].args[index] is None:
         return None
-    return ast.unparse(calls[0].args[index]), calls[0].lineno
+    return calls[0].args[index], calls[0].line
 
 
 def _read_earlier_in_scope(ev: Evidence, name: str, line: int) -> bool:

@@ -31,9 +31,6 @@ def _holder_line(ev: Evidence, name: str, fallback: int | None) -> tuple[int | N
     if stores:
         return stores[-1], "stored"
     sets = [a.line for a in ev.code.assigns_to(name) if loops(a.line) and not a.detached]
-    totals = _returned_totals(ev, name)
-    if totals:
-        return totals[0][0], "returned_total"
     if not sets and "." in name:  # `flow.layers.3.running_mean`: kept by a module, written in its methods
         written = _module_writes(ev, name)
         return (written[-1] if written else fallback), "statistic" if written else "variable"
@@ -45,6 +42,7 @@ def _returned_totals(ev: Evidence, name: str) -> list[tuple[int, str]]:
     program grows in its loop and reads elsewhere (to return them), the totals of values no
     backward frees first (they keep whole graphs, not only their nodes)."""
     calls = [a.call.rsplit(".", 1)[-1] for a in ev.code.assigns_to(name) if a.call and not a.detached]
+    backpropagated = {n for b in ev.code.backwards for n in b.names}
     for f in (f for f in ev.code.functions if f.name in calls):
         adds = [a for a in ev.code.assigns if f.line < a.line <= f.end_line and a.accumulates and not a.detached
                 and ev.code.loops_at(a.line) and len(ev.code.loops_at(a.line)) > len(ev.code.loops_at(f.line))
@@ -52,7 +50,6 @@ def _returned_totals(ev: Evidence, name: str) -> list[tuple[int, str]]:
         grown = {(t, a.line) for a in adds for t in a.targets}
         kept = [a for a in adds if any(f.line < r <= f.end_line and (a.targets[0], r) not in grown
                                        for r in ev.code.read_lines(a.targets[0]))]
-        backpropagated = {n for b in ev.code.backwards for n in b.names}
         kept.sort(key=lambda a: bool((a.reads - set(a.targets)) & backpropagated))
         if kept:
             return [(a.line, a.targets[0]) for a in kept]
@@ -116,8 +113,9 @@ def match(ev: Evidence) -> Hit | None:
         line, variant = _holder_line(ev, k.path, min(k.lines))
         facts = (("name", k.path), ("nodes", str(k.nodes)), ("iterations", str(k.iterations)),
                  ("bytes", _size(k.live_bytes)))
-        if variant == "returned_total":  # named by the total that holds the graphs, not the caller's copy
-            totals = _returned_totals(ev, k.path)
+        totals = _returned_totals(ev, k.path) if variant == "variable" else []
+        if totals:  # named by the total that holds the graphs, not the caller's copy
+            line, variant = totals[0][0], "returned_total"
             facts = (("name", totals[0][1]),) + facts[1:] + (("lines", ",".join(str(l) for l, _ in sorted(totals))),)
         if variant == "statistic":
             lines = sorted({l for other in kept if "." in other.path for l in _module_writes(ev, other.path)})
