@@ -18,12 +18,13 @@ def has_backward(stmt: cst.CSTNode | None) -> bool:
     return stmt is not None and any(backward_call(c) for c in calls_in(stmt))
 
 
-def move_statement(source: str, line: int, after: int, check=None) -> str | None:
+def move_statement(source: str, line: int, after: int, check=None, together=None) -> str | None:
     """The statement starting at `line` goes right after the one starting at `after`, if
     `check(moved, anchor)` agrees: callers name what they move, so that the same move
     re-applied to its own result finds nothing to do. When the same statement already follows
     the anchor (the step was written twice, as when a step cell is run between two backward
-    cells), the one out of place is only removed."""
+    cells), the one out of place is only removed. The statements right after the moved one
+    that `together` accepts go with it (the other optimizers' steps of one update)."""
     tree = load(source)
     moved, anchor = (tree.statement(line), tree.statement(after)) if tree else (None, None)
     here = tree.block(moved) if moved and anchor else None
@@ -35,11 +36,16 @@ def move_statement(source: str, line: int, after: int, check=None) -> str | None
     if check is not None and not check(moved, anchor):
         return None
     block = here[0]
-    rest = [s for s in block.body if s is not moved]
+    group = [moved]
+    if together is not None:
+        i, body = here[1], list(block.body)
+        while i + len(group) < len(body) and body[i + len(group)] is not anchor and together(body[i + len(group)]):
+            group.append(body[i + len(group)])
+    rest = [s for s in block.body if not any(s is g for g in group)]
     j = rest.index(anchor)
     if j + 1 < len(rest) and code_of(rest[j + 1]).strip() == code_of(moved).strip():
         return with_body(tree, block, rest)  # already there after the anchor: the move is a deletion
-    return with_body(tree, block, rest[:j + 1] + [moved] + rest[j + 1:])
+    return with_body(tree, block, rest[:j + 1] + group + rest[j + 1:])
 
 
 def _in_block(tree, stmt, block) -> bool:

@@ -7,4 +7,5 @@ from .move_statement import has_backward, is_step, move_statement
 
 def move_step_after_backward(source: str, step_line: int, backward_line: int) -> str | None:
     return move_statement(source, step_line, backward_line,
-                          check=lambda moved, anchor: is_step(moved) and has_backward(anchor))
+                          check=lambda moved, anchor: is_step(moved) and has_backward(anchor),
+                          together=lambda stmt: is_step(stmt) and not has_backward(stmt))

@@ -37,3 +37,10 @@ def test_a_step_moves_after_a_backward_nested_in_an_if():
     src = "def backward(g=None, d=None):\n    d.backward()\n    opt_d.step()\n    if g is not None:\n        g.backward()\n    opt_g.step()\n"
     once = move_step_after_backward(src, step_line=3, backward_line=5)
     assert once == "def backward(g=None, d=None):\n    d.backward()\n    if g is not None:\n        g.backward()\n    opt_d.step()\n    opt_g.step()\n"
+
+
+def test_the_steps_written_together_move_together():
+    src = 'loss_d.backward()\n"nb_autograd: piece 1"\nopt_d.step()\nopt_g.step()\nprint(1)\n"nb_autograd: piece 2"\nloss_g.backward()\n'
+    once = move_step_after_backward(src, step_line=3, backward_line=7)
+    assert once == 'loss_d.backward()\n"nb_autograd: piece 1"\nprint(1)\n"nb_autograd: piece 2"\nloss_g.backward()\nopt_d.step()\nopt_g.step()\n'
+    assert move_step_after_backward(once, step_line=6, backward_line=5) in (None, once)

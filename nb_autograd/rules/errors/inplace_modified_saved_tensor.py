@@ -192,6 +192,21 @@ def _list_of_tensors(ev: Evidence, name: str) -> bool:
     return bool(made) and all(re.search(rf"{re.escape(name)}\s*=\s*(\[|list\()", t) for t in made)
 
 
+def _step_cell_apart(ev: Evidence, step_line: int) -> bool:
+    """The step ran in a cell of its own, with no backward of its own: the notebook's cells
+    split one training step, and the user ran the step cell before the backward it belongs
+    after. Moving the step after that backward is the step as written; recomputing the loss
+    would change what each update sees. (A step beside its own backward is in its place:
+    the loss built before it is what is stale.)"""
+    if not ev.joined or ev.line is None:
+        return False
+    program = ev.program
+    step, failing = program.piece_at(step_line), program.piece_at(ev.line)
+    if step is None or failing is None or step is failing:
+        return False
+    return not any(program.piece_at(b.line) is step for b in ev.code.backwards)
+
+
 def plans(hit: Hit, ev: Evidence) -> list:
     line, facts = hit.line, dict(hit.facts)
     plans = []
@@ -206,7 +221,7 @@ def plans(hit: Hit, ev: Evidence) -> list:
         recompute = [plan("recompute_after_step", facts=facts, lines=chain, step_line=line)] if chain else \
             [plan("recompute_after_step", facts=facts, loss_line=loss_line, step_line=line)] \
             if loss_line and loss_line < line else []
-        plans = [*recompute, move] if earlier or chain else [move, *recompute]
+        plans = [*recompute, move] if (earlier or chain) and not _step_cell_apart(ev, line) else [move, *recompute]
         if _same_optimizer(ev, line):  # one objective in two halves: one backward, one step
             if earlier:
                 plans.insert(0, plan("sum_losses", first_line=earlier[-1].line, line=ev.line, across_step=True))
