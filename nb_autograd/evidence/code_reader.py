@@ -60,6 +60,8 @@ def _target_names(node: ast.AST) -> list[str]:
 
 
 def _is_detached(value: ast.AST) -> bool:
+    if isinstance(value, (ast.Tuple, ast.List)) and value.elts:  # `(h.detach(), c.detach())`
+        return all(_is_detached(e) for e in value.elts)
     while isinstance(value, ast.Call):
         func = value.func
         if isinstance(func, ast.Attribute) and func.attr in DETACHING:

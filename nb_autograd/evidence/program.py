@@ -119,7 +119,9 @@ def restore_raw(source: Source, new: str) -> str:
 
 
 def _names(text: str) -> tuple[set[str], set[str]]:
-    """(names it assigns or defines, names it reads) — a cell's contract with the others."""
+    """(names it assigns or defines, names it needs from earlier cells) — a cell's contract
+    with the others. A name it reads before it first assigns it (`h` in `out, h = rnn(x, h)`)
+    is both: its first value comes from an earlier cell."""
     try:
         tree = ast.parse(text)
     except SyntaxError:
@@ -132,7 +134,49 @@ def _names(text: str) -> tuple[set[str], set[str]]:
             stored.add(node.name)
         elif isinstance(node, ast.alias):
             stored.add((node.asname or node.name).split(".")[0])
-    return stored, read
+    return stored, read - stored | _read_first(tree.body)
+
+
+def _read(text: str) -> set[str]:
+    """Every name the text reads."""
+    try:
+        return {n.id for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    except SyntaxError:
+        return set()
+
+
+def _read_first(body: list[ast.stmt]) -> set[str]:
+    """Names the top-level code reads before it first assigns them, in the order it runs
+    (an assignment's value before its targets, a loop's iterable before its body)."""
+    seen, first = set(), set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            if not isinstance(node, ast.Lambda):
+                seen.add(node.name)
+            return
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load) and node.id not in seen:
+                first.add(node.id)
+            seen.add(node.id)
+            return
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id not in seen:
+                first.add(node.target.id)
+            for part in [node.value] + (node.targets if isinstance(node, ast.Assign) else [node.target]):
+                if part is not None:
+                    visit(part)
+            return
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            for part in [node.iter, node.target, *node.body, *node.orelse]:
+                visit(part)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    for stmt in body:
+        visit(stmt)
+    return first
 
 
 class _Resolver:
@@ -189,13 +233,13 @@ def build_program(capture: Capture, users: bool = True, writers: bool = False) -
     # used an object the failing run reads (`for p in net.parameters(): p.requires_grad = False`
     # changes `net` without assigning it)
     names = {s.unit: _names(s.text) for s in history}
-    used = names[failing.unit][1]  # read, even when also assigned there (`model = train(model)`)
+    used = _read(failing.text)  # read, even when also assigned there (`model = train(model)`)
     if users:
-        chosen |= {u for u, (_, read) in names.items() if u < failing.unit and read & used - _BUILTIN_NAMES}
+        chosen |= {s.unit for s in history if s.unit < failing.unit and _read(s.text) & used - _BUILTIN_NAMES}
     for _ in range(4):
         grown = set(chosen)
         for unit in chosen:
-            for name in names[unit][1] - names[unit][0]:
+            for name in names[unit][1]:
                 writer = max((u for u in names if u < unit and name in names[u][0]), default=None)
                 if writer is not None:
                     grown.add(writer)

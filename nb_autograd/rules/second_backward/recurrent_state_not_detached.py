@@ -106,8 +106,25 @@ def _hit(ev: Evidence, states: list) -> Hit | None:
                    related=(("backward", ev.line),), variant="discarded_detach")
     name, line, call = states[0]
     top = ev.loop.line if ev.loop else line
+    once = _detached_before_loop(ev, name, top)
+    if once is not None:  # cut once, before the loop: the cut is there, but not once per batch
+        return Hit(CAUSE, once, 0.88, facts=(("name", name), ("line", str(line)), ("call", call), ("loop_line", str(top)),
+                                             ("detached_line", str(once))),
+                   related=(("backward", ev.line),), variant="detached_once")
     return Hit(CAUSE, line, 0.88, facts=(("name", name), ("line", str(line)), ("call", call), ("loop_line", str(top))),
                related=(("backward", ev.line),))
+
+
+def _detached_before_loop(ev: Evidence, name: str, top: int) -> int | None:
+    """The state's last assignment before the outermost loop holding the failing backward is
+    a detach (`hidden = (hidden[0].detach(), hidden[1].detach())` in the cell before the loop):
+    the program cuts the graph once, where it should cut it at each batch."""
+    loops = [l.line for l in ev.code.loops_at(top)] or [top]
+    start = min(loops)
+    before = [a for a in ev.code.assigns_to(name) if a.line < start]
+    last = max(before, key=lambda a: a.line) if before else None
+    return last.line if last is not None and last.detached and ev.code.function_at(last.line) is \
+        ev.code.function_at(start) else None
 
 
 def plans(hit: Hit, ev: Evidence) -> list:
@@ -138,7 +155,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
             first = [plan("reinit_state", facts={"call": start}, line=hit.line, name=hit.fact("name"),
                           backward_line=where["backward_line"])] if start else []
         return first + [detach]
-    return _state_plans(ev, hit.line, hit.fact("name"), int(hit.fact("loop_line")))
+    line = int(hit.fact("line")) if hit.variant == "detached_once" else hit.line
+    return _state_plans(ev, line, hit.fact("name"), int(hit.fact("loop_line")))
 
 
 def _state_plans(ev: Evidence, line: int, name: str, loop_line: int) -> list:

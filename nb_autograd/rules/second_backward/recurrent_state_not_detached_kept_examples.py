@@ -134,4 +134,36 @@ out.sum().backward()
 out, _ = rnn(x, h.detach())
 out.sum().backward()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+cell = torch.nn.LSTMCell(3, 5)
+head = torch.nn.Linear(5, 1)
+opt = torch.optim.SGD([*cell.parameters(), *head.parameters()], lr=0.1)
+hidden = (torch.zeros(2, 5), torch.zeros(2, 5))
+hidden = (hidden[0].detach(), hidden[1].detach())
+for batch in range(3):
+    for t in range(4):
+        hidden = cell(torch.randn(2, 3), hidden)
+    loss = head(hidden[0]).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=7, note="detached once, before the loop, instead of at each batch", fixed="""\
+import torch
+torch.manual_seed(0)
+cell = torch.nn.LSTMCell(3, 5)
+head = torch.nn.Linear(5, 1)
+opt = torch.optim.SGD([*cell.parameters(), *head.parameters()], lr=0.1)
+hidden = (torch.zeros(2, 5), torch.zeros(2, 5))
+hidden = (hidden[0].detach(), hidden[1].detach())
+for batch in range(3):
+    hidden = tuple(s.detach() for s in hidden)
+    for t in range(4):
+        hidden = cell(torch.randn(2, 3), hidden)
+    loss = head(hidden[0]).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),
 )

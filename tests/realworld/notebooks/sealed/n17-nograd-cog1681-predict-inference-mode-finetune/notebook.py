@@ -1,0 +1,36 @@
+# source: https://github.com/replicate/cog/issues/1681 (a predict.py whose prediction flow trains for a few steps, run from a notebook; the reporter's model is not shown, so a small regression network is fitted to the request's data points; cog_stub.py stands in for cog's BasePredictor/Input)
+# scenario: no_grad_setup
+# cause: no_grad_fn
+# root: cell 1 line 7
+# expert: predict() is decorated with @torch.inference_mode(), so the training steps inside it run in inference mode: the outputs have no grad_fn and loss.backward() fails (setting loss.requires_grad_(True) only hides it, the weights never change); as the reporter found, remove the torch.inference_mode() decorator from predict.
+# %%
+import torch
+import torch.nn as nn
+from cog_stub import BasePredictor, Input  # stands in for `from cog import BasePredictor, Input`
+torch.manual_seed(0)
+# %%
+class Predictor(BasePredictor):
+    def setup(self):
+        """Load the model into memory to make running multiple predictions efficient"""
+        self.model = nn.Sequential(nn.Linear(1, 16), nn.Tanh(), nn.Linear(16, 1))
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=1e-2)
+
+    @torch.inference_mode()
+    def predict(self, xs: list = Input(description="x values"), ys: list = Input(description="y values"),
+                steps: int = Input(default=20), query: float = Input(default=0.5)) -> float:
+        """Fit the model to the given points, then predict at `query`"""
+        x = torch.tensor(xs).unsqueeze(1)
+        y = torch.tensor(ys).unsqueeze(1)
+        for _ in range(steps):
+            self.optimizer.zero_grad()
+            loss = nn.functional.mse_loss(self.model(x), y)
+            loss.backward()
+            self.optimizer.step()
+        return self.model(torch.tensor([[query]])).item()
+# %%
+predictor = Predictor()
+predictor.setup()
+# %%
+xs = [i / 10 for i in range(10)]
+ys = [v ** 2 for v in xs]
+print(predictor.predict(xs=xs, ys=ys, steps=20, query=0.5))
