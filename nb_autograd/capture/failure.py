@@ -89,6 +89,10 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
                 where = f"{path}.{sub_path}.{name}" if sub_path else f"{path}.{name}"
                 if isinstance(attrs[name], torch.Tensor):
                     yield where, attrs[name]
+                elif isinstance(attrs[name], dict):  # a cache of results by key (`self.cache[word]`)
+                    if name in ("_buffers", "_parameters"):  # torch's own tables: read above, by name
+                        continue
+                    yield from ((f"{where}[{k!r}]", t) for k, t in list(attrs[name].items())[:MAX_ITEMS])
                 else:  # a state kept as a pair (`self.hidden = (h, c)`)
                     yield from ((f"{where}[{i}]", t) for i, t in enumerate(attrs[name]))
             for hook in hooks(module):
@@ -121,7 +125,9 @@ def _transitions(path: str, value):
 
 
 def _tensors_only(value) -> bool:
-    """A tensor, or a short tuple of tensors."""
+    """A tensor, a short tuple of tensors, or a dict of tensors."""
+    if isinstance(value, dict):
+        return 0 < len(value) and all(isinstance(t, torch.Tensor) for t in list(value.values())[:MAX_ITEMS])
     return isinstance(value, torch.Tensor) or isinstance(value, tuple) and 0 < len(value) <= 4 and all(
         isinstance(t, torch.Tensor) for t in value)
 

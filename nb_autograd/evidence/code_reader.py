@@ -253,7 +253,7 @@ class _Reader(ast.NodeVisitor):
         self.calls.append(Call(node.lineno, name, receiver, arg_names, keywords, self.no_grad,
                                tuple(dotted(a) if isinstance(a, (ast.Name, ast.Attribute)) else None for a in node.args)))
         self._backward_site(node, func, name, keywords)
-        if isinstance(func, ast.Attribute) and func.attr in {"append", "extend", "insert", "appendleft", "add"} and receiver:
+        if isinstance(func, ast.Attribute) and func.attr in {"append", "extend", "insert", "appendleft", "add", "update", "setdefault"} and receiver:
             value = node.args[-1] if node.args else None
             if value is not None:
                 self.stores.append(Store(node.lineno, receiver, func.attr, names_read(value), _is_detached(value),

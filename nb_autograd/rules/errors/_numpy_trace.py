@@ -107,6 +107,10 @@ def origin_of(ev: Evidence, names, line: int) -> Origin | None:
                 todo += [(n, s.line) for n in s.reads]
         if appended or a is None or a.detached or a.no_grad:
             continue
+        filled = _filled_and_returned(ev, a.call)
+        if filled:  # `xys = opt_fn(...)`: the user's function fills a buffer and returns it
+            todo += filled
+            continue
         text = ev.code.line_text(a.line)
         plain = a.line in loop_lines or text.partition("=")[2].strip().isidentifier()
         if not plain and (kinds.get(name) == "tensor" or not kinds and a.call and a.call.split(".")[-1] not in _PASS):
@@ -116,6 +120,22 @@ def origin_of(ev: Evidence, names, line: int) -> Origin | None:
         stores = sorted(set(stores))
         return Origin(stores[0][0], "stores", stores=tuple(stores))
     return Origin(made[0], "assign") if made else None
+
+
+def _filled_and_returned(ev: Evidence, call: str | None) -> list[tuple[str, int]]:
+    """(name, its return line) for what the user's function `call` returns when the function
+    fills that name item by item (`xys[i] = xy`, `out.append(x)`): where the values came in."""
+    tree = _tree("\n".join(ev.code.lines)) if call and call.isidentifier() else None
+    fn = next((n for n in (tree.body if tree else ()) if isinstance(n, ast.FunctionDef) and n.name == call), None)
+    if fn is None:
+        return []
+    out = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Name):
+            name = node.value.id
+            if any(s.container == name and fn.lineno < s.line < node.lineno for s in ev.code.stores):
+                out.append((name, node.lineno))
+    return out
 
 
 def attribute_origin(ev: Evidence, expr: str) -> Origin | None:

@@ -23,7 +23,8 @@ def _site(ev: Evidence) -> tuple[str, str, str]:
     if explicit:
         return "", ast.unparse(explicit[0]), ""
     grad = dict(ev.failure.grad_names) if ev.failure else {}
-    named = [(call, arg) for call in calls for arg in call.args if isinstance(arg, (ast.Name, ast.Attribute, ast.Subscript))
+    named = [(call, arg) for call in calls for arg in [*call.args, *(k.value for k in call.keywords)]
+             if isinstance(arg, (ast.Name, ast.Attribute, ast.Subscript))
              or isinstance(arg, ast.Tuple) and any(isinstance(n, ast.Name) and n.id in grad for n in ast.walk(arg))]
     named.sort(key=lambda ca: not any(isinstance(n, ast.Name) and n.id in grad for n in ast.walk(ca[1])))
     if named:

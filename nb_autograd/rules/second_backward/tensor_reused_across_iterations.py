@@ -12,6 +12,7 @@ from .recurrent_state_not_detached import recurrent_states
 from .tensor_reused_across_iterations_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "tensor_reused_across_iterations"
+_dict_key = re.compile(r"\[['\"][^'\"]*['\"]\]$")  # `cache['road']`: an entry of a dict the module keeps
 SYMPTOM = "second_backward"
 
 
@@ -39,8 +40,8 @@ def _set_in_constructor(ev: Evidence) -> list[tuple[str, int]]:
     for holder in ev.holders:
         if not holder.stale or "." not in holder.path:
             continue
-        attr = "self." + holder.path.rsplit(".", 1)[1]
-        made = [a for a in ev.code.assigns_to(attr) if not a.detached and not a.no_grad]
+        attr = "self." + _dict_key.sub("", holder.path.rsplit(".", 1)[1])
+        made = [a for a in ev.code.assigns_to(attr) if not a.detached and not a.no_grad and a.reads]
         if made and all(getattr(ev.code.function_at(a.line), "name", "") == "__init__" for a in ev.code.assigns_to(attr)) \
                 and not any(makes_parameter(a) for a in made):  # derived from a parameter made there: computed before the loop
             out.append((attr, max(a.line for a in made)))
@@ -55,7 +56,7 @@ def _kept_by_module(ev: Evidence) -> list[tuple[str, int]]:
     for holder in ev.holders:
         if not holder.stale or "." not in holder.path:
             continue
-        attr = "self." + holder.path.rsplit(".", 1)[1]
+        attr = "self." + _dict_key.sub("", holder.path.rsplit(".", 1)[1])
         stores = ev.code.attribute_writes(attr)
         if stores:
             out.append((attr, max(stores)))
@@ -87,8 +88,17 @@ def _carried_sources(ev: Evidence, skip: set[str]) -> list[tuple[str, int]]:
     return out
 
 
+def _kept_from_elsewhere(ev: Evidence) -> bool:
+    """A module keeps a tensor its own method computed (a learned statistic), and the backward
+    that freed its graph ran outside the failing loop (fitting, then optimizing inputs): what
+    one pass shares with itself is not the story here."""
+    loop = ev.loop
+    return loop is not None and bool(ev.freeing_calls) and bool(_kept_by_module(ev)) and not any(
+        loop.contains(line) for c in ev.freeing_calls for line in c.stack_lines)
+
+
 def match(ev: Evidence) -> Hit | None:
-    if ev.same_root_call or ev.freed_in_same_pass or not ev.scopes or accumulated(ev):
+    if ev.same_root_call or ev.freed_in_same_pass and not _kept_from_elsewhere(ev) or not ev.scopes or accumulated(ev):
         return None
     recurrent = {name for name, _, _ in recurrent_states(ev)}
     loop_vars = {n for l in ev.code.loops for a in ev.code.assigns if a.line == l.line for n in a.targets}
@@ -100,10 +110,14 @@ def match(ev: Evidence) -> Hit | None:
     name, line = sources[0]
     store = next((s for s in ev.code.stores if s.container == name and s.line == line), None)
     kind = "container" if store else ("attribute" if "." in name else "variable")
+    cache = _module_cache(ev, name, store)
+    if cache is not None:
+        kind = "module_cache"
     passed = _stored_argument(ev, store) if store is not None else None
     if passed is not None:  # the caller hands the method the graph-attached tensor it stores
         name, line, kind, store = *passed, "passed", None
-    facts = (("name", name), ("line", str(line)), ("backward_line", str(ev.line)))
+    facts = (("name", name), ("line", str(line)), ("backward_line", str(ev.line))) + \
+        ((("holder", cache),) if cache is not None and kind == "module_cache" else ())
     caches = sorted({s for s in sources if s[0].startswith("self.")}, key=lambda s: s[1])
     if len(caches) > 1 and name.startswith("self."):  # every cache of a module the runtime found stale
         facts += (("stores", ";".join(f"{l}:{n}" for n, l in caches)),)
@@ -139,6 +153,17 @@ def _stored_argument(ev: Evidence, store) -> tuple[str, int] | None:
     return calls[0].args[index], calls[0].line
 
 
+def _module_cache(ev: Evidence, name: str, store) -> str | None:
+    """`self.cache.update(...)` / `self.cache[k] = v` in a module's method, and the runtime found
+    that dict on a module holding the freed graph: the cache as the training code spells it
+    (`text_encoder.cache`), when the failing backward is written in that code."""
+    if store is None or store.method not in ("update", "setdefault", "setitem") or not name.startswith("self.") \
+            or ev.backward_site is None:
+        return None
+    paths = {h.path.split("[")[0] for h in ev.holders_of(name) if h.stale and h.path.endswith("]")}
+    return paths.pop() if len(paths) == 1 else None
+
+
 def _read_earlier_in_scope(ev: Evidence, name: str, line: int) -> bool:
     """Is `name` read before `line` in the loop or function body holding it? Then the loss
     there sees the old stored value, and cutting only the self-read at `line` is not enough."""
@@ -162,6 +187,9 @@ def plans(hit: Hit, ev: Evidence) -> list:
     if hit.variant == "passed":  # hand the method a detached copy to keep
         return [plan("add_detach", title="add_detach_read", line=hit.line, names=(name,), reads=True)]
     store = next((s for s in ev.code.stores if s.line == hit.line and s.container == name), None)
+    if hit.variant == "module_cache":  # a module's memo of its own outputs, while it is trained: recomputed after each step
+        cache = hit.fact("holder")
+        return [plan("clear_module_cache", facts={"holder": cache}, backward_line=ev.line, holder=cache)]
     if store is not None and recompute_cached(source, line=hit.line) is not None:
         plans = [plan("recompute_cached", line=hit.line)]
         if trained_by_optimizer(ev, store.reads) is False:

@@ -173,4 +173,62 @@ for step in range(3):
     agent.remember(state, 1.0)
     agent.learn()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+
+
+class LabelEncoder(torch.nn.Module):
+    def __init__(self, names):
+        super().__init__()
+        self.names = names
+        self.table = torch.nn.Embedding(len(names), 4)
+        self.cache = {}
+
+    def forward(self):
+        new = [n for n in self.names if n not in self.cache]
+        if new:
+            embeds = self.table(torch.tensor([self.names.index(n) for n in new]))
+            self.cache.update(dict(zip(new, embeds)))
+        return torch.stack([self.cache[n] for n in self.names])
+
+
+encoder = LabelEncoder(["cat", "dog"])
+head = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD([*encoder.parameters(), *head.parameters()], lr=0.1)
+for step in range(3):
+    loss = head(encoder()).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=16, note="a trained module memoises its own outputs", fixed="""\
+import torch
+torch.manual_seed(0)
+
+
+class LabelEncoder(torch.nn.Module):
+    def __init__(self, names):
+        super().__init__()
+        self.names = names
+        self.table = torch.nn.Embedding(len(names), 4)
+        self.cache = {}
+
+    def forward(self):
+        new = [n for n in self.names if n not in self.cache]
+        if new:
+            embeds = self.table(torch.tensor([self.names.index(n) for n in new]))
+            self.cache.update(dict(zip(new, embeds)))
+        return torch.stack([self.cache[n] for n in self.names])
+
+
+encoder = LabelEncoder(["cat", "dog"])
+head = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD([*encoder.parameters(), *head.parameters()], lr=0.1)
+for step in range(3):
+    loss = head(encoder()).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    encoder.cache.clear()
+"""),
 )
