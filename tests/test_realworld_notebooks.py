@@ -8,6 +8,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent / "realworld"
 sys.path.insert(0, str(ROOT))
 import score_notebooks  # noqa: E402
@@ -15,6 +17,7 @@ import score_notebooks  # noqa: E402
 FLOORS = {"cause": 88, "place": 72, "fix_runs_clean": 80, "trains_like_expert": 75}
 
 
+@pytest.mark.timeout(2400)  # 113 notebooks, each run twice or three times in fresh kernels
 def test_tuning_notebooks_keep_their_levels():
     with ThreadPoolExecutor(2) as pool:
         scores = list(pool.map(score_notebooks.score, score_notebooks.folders([str(ROOT / "notebooks" / "tuning")])))
