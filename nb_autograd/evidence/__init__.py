@@ -111,10 +111,14 @@ class Evidence:
         for first, last, kind in self.scopes:
             if kind != "loop" and "." not in name:
                 continue
-            inside = [a.line for a in self.code.assigns_to(name) if first < a.line <= last or (kind == "loop" and a.line == first)]
+            assigns = [a for a in self.code.assigns_to(name) if first < a.line <= last or (kind == "loop" and a.line == first)]
+            inside = [a.line for a in assigns]
             reads = [r for r in self.code.read_lines(name) if first <= r <= last]
             always = [l for l in inside if not self._conditional(l, first)]  # `if done: h = zeros(...)` may not run
             if inside and any(r <= min(always or inside) for r in reads):
+                return True
+            # `loss, h = step(x, h)` written over several lines: the statement reads h before it rebinds it
+            if inside and any(a.line == min(always or inside) and name in a.reads for a in assigns):
                 return True
         return False
 

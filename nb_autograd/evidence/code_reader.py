@@ -62,6 +62,10 @@ def _target_names(node: ast.AST) -> list[str]:
 def _is_detached(value: ast.AST) -> bool:
     if isinstance(value, (ast.Tuple, ast.List)) and value.elts:  # `(h.detach(), c.detach())`
         return all(_is_detached(e) for e in value.elts)
+    if isinstance(value, ast.IfExp):  # `(o.detach() for o in out) if is_listy(out) else out.detach()`
+        return _is_detached(value.body) and _is_detached(value.orelse)
+    if isinstance(value, (ast.GeneratorExp, ast.ListComp)):
+        return _is_detached(value.elt)
     while isinstance(value, ast.Call):
         func = value.func
         if isinstance(func, ast.Attribute) and func.attr in DETACHING:

@@ -49,14 +49,31 @@ def _hook_detaches(ev: Evidence) -> CutSite | None:
     read back elsewhere: a loss built from those activations has no graph."""
     lines = {l for f, l in (ev.failure.hook_code if ev.failure else ()) if f == ev.capture.filename}
     for f in (f for f in ev.code.functions if f.line in lines):
-        kept = [(s.line, s.container) for s in ev.code.stores if f.line < s.line <= f.end_line and s.detached]
-        kept += [(a.line, t) for a in ev.code.assigns if f.line < a.line <= f.end_line and a.detached
-                 for t in a.targets if t.startswith("self.")]
-        for line, name in kept:
-            attr = name.rpartition(".")[2]
-            if any(n.endswith("." + attr) and not f.line <= r <= f.end_line for n, r in ev.code.reads):
-                return CutSite(line, "detach", ev.code.line_text(line), (line,))
+        inside = lambda line: f.line < line <= f.end_line  # noqa: E731
+        cut_at = _detached_locals(ev, inside)
+        origins = lambda fact: (fact.line,) if fact.detached else tuple(sorted({cut_at[n] for n in fact.reads if n in cut_at}))  # noqa: E731
+        kept = [(origins(s), s.container) for s in ev.code.stores if inside(s.line)]
+        kept += [(origins(a), t) for a in ev.code.assigns if inside(a.line) for t in a.targets if t.startswith("self.")]
+        for lines, name in kept:
+            attr = name.rpartition(".")[2].split("[")[0]
+            if lines and any(n.endswith("." + attr) and not f.line <= r <= f.end_line for n, r in ev.code.reads):
+                return CutSite(lines[-1], "detach", ev.code.line_text(lines[-1]), lines)  # the detach nearest the store
     return None
+
+
+def _detached_locals(ev: Evidence, inside) -> dict[str, int]:
+    """Local names of a hook holding a detached copy (`feat = out.clone().detach()`, then
+    `feat = feat.flatten(1)`), each with the line that detached it: the store that keeps one
+    is cut there."""
+    cut_at: dict[str, int] = {}
+    for a in sorted((a for a in ev.code.assigns if inside(a.line)), key=lambda a: a.line):
+        origin = a.line if a.detached else next((cut_at[n] for n in a.reads if n in cut_at), None)
+        for t in a.targets:
+            if origin is None or t.startswith("self."):
+                cut_at.pop(t, None)
+            else:
+                cut_at[t] = origin
+    return cut_at
 
 
 def _no_grad_forward(ev: Evidence, facts) -> int | None:

@@ -125,6 +125,45 @@ loss.backward()
 """),
     Example(code="""\
 import torch
+net = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
+
+class Tap:
+    def __init__(self, module):
+        self.kept = None
+        module.register_forward_hook(self.grab)
+
+    def grab(self, module, inputs, output):
+        out = output.detach() if torch.is_tensor(output) else [o.detach() for o in output]
+        out = out.flatten(1)
+        self.kept = out
+
+tap = Tap(net[1])
+x = torch.randn(3, 4, requires_grad=True)
+net(x)
+loss = tap.kept.pow(2).sum()
+loss.backward()
+""", line=10, note="the hook detaches into a local and keeps what follows from it (fastai#981, open-genie#6)", fixed="""\
+import torch
+net = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
+
+class Tap:
+    def __init__(self, module):
+        self.kept = None
+        module.register_forward_hook(self.grab)
+
+    def grab(self, module, inputs, output):
+        out = output if torch.is_tensor(output) else [o for o in output]
+        out = out.flatten(1)
+        self.kept = out
+
+tap = Tap(net[1])
+x = torch.randn(3, 4, requires_grad=True)
+net(x)
+loss = tap.kept.pow(2).sum()
+loss.backward()
+"""),
+    Example(code="""\
+import torch
 torch.set_grad_enabled(False)  # set up for inference
 model = torch.nn.Linear(3, 1)
 x = torch.randn(4, 3)

@@ -117,7 +117,9 @@ def plans(hit: Hit, ev: Evidence) -> list:
     plans = [plan("wrap_no_grad", line=hit.line), plan("move_into_loop", line=hit.line, loop_line=loop_line)]
     if made is not None and makes_parameter(made):  # a derived parameter: keep the parameter, derive it per call
         return [plan("parameter_in_forward", facts={"name": name}, line=hit.line), *plans[1:]]
-    if hit.variant == "loss":  # a loss under no_grad could not be backpropagated at all
+    a_loss = "loss" in name.rpartition(".")[2].lower() and ev.code.function_at(hit.line) is ev.code.function_at(loop_line)
+    if hit.variant == "loss" or a_loss:  # a loss under no_grad could not be backpropagated at all
+        # (MAML's batched inner losses, each differentiated in the task loop just below)
         return list([plan("move_into_loop", title="recompute_in_loop", line=hit.line,
                                                     loop_line=loop_line)])
     if trained:  # no_grad would freeze parameters the optimizer is meant to train

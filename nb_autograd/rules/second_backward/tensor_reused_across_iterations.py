@@ -7,6 +7,7 @@ import re
 
 from ...evidence import Evidence
 from ..base import Hit
+from ._optimizer_steps import depends_on
 from .accumulated_loss_backward_in_loop import match as accumulated
 from .recurrent_state_not_detached import recurrent_states
 from .tensor_reused_across_iterations_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
@@ -88,6 +89,21 @@ def _carried_sources(ev: Evidence, skip: set[str]) -> list[tuple[str, int]]:
     return out
 
 
+def _fed_first(ev: Evidence, containers: list, carried) -> list:
+    """Containers first, unless none of them feeds the failing loss and a carried name does:
+    a log written each step (`loss_dict['d'] = d_loss`) holds a freed graph too, but the
+    backward reached the old graph through what the loss was computed from (stylegan2's
+    `mean_path_length`, handed back by the regulariser)."""
+    if not containers:
+        return carried()
+    if ev.loop is None or ev.backward_site is None or ev.line is None:
+        return containers
+    lineage = depends_on(ev, set(ev.backward_site.names), ev.line, ev.loop.line - 1)
+    if any(name.split("[")[0] in lineage for name, _ in containers):
+        return containers
+    return [c for c in carried() if c[0] in lineage] or containers
+
+
 def _kept_from_elsewhere(ev: Evidence) -> bool:
     """A module keeps a tensor its own method computed (a learned statistic), and the backward
     that freed its graph ran outside the failing loop (fitting, then optimizing inputs): what
@@ -104,7 +120,7 @@ def match(ev: Evidence) -> Hit | None:
     loop_vars = {n for l in ev.code.loops for a in ev.code.assigns if a.line == l.line for n in a.targets}
     kept = _set_in_constructor(ev)  # seen stale on a module at run time: the strongest evidence here
     cached = [] if kept else [s for s in _kept_by_module(ev) if s[0] not in recurrent]
-    sources = kept or cached or _container_sources(ev) or _carried_sources(ev, recurrent | loop_vars)
+    sources = kept or cached or _fed_first(ev, _container_sources(ev), lambda: _carried_sources(ev, recurrent | loop_vars))
     if not sources:
         return None
     name, line = sources[0]

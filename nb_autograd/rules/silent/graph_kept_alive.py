@@ -37,6 +37,22 @@ def _holder_line(ev: Evidence, name: str, fallback: int | None) -> tuple[int | N
     return (sets[-1] if sets else fallback), "variable"
 
 
+def _made_for_the_total(ev: Evidence, line: int) -> tuple[str, int] | None:
+    """`error = loss(pred, target)` then `total += error / n` in a loop no backward reads
+    `error` from (an evaluation loop): the value itself keeps the graph between iterations, so
+    it is cut where it is made, not only where it is added. (name, the line that makes it)"""
+    add = next((a for a in ev.code.assigns if a.line == line), None)
+    loops = ev.code.loops_at(line)
+    if add is None or not loops:
+        return None
+    for name in sorted(add.reads - set(add.targets)):
+        made = [a for a in ev.code.assigns_to(name) if loops[-1].contains(a.line) and a.line < line and not a.detached
+                and a.call is not None]
+        if made and not _feeds_a_backward(ev, name):
+            return name, made[-1].line
+    return None
+
+
 def _returned_totals(ev: Evidence, name: str) -> list[tuple[int, str]]:
     """`train_loss = self._train_epoch()`: the running totals the called function of the
     program grows in its loop and reads elsewhere (to return them), the totals of values no
@@ -117,6 +133,10 @@ def match(ev: Evidence) -> Hit | None:
         if totals:  # named by the total that holds the graphs, not the caller's copy
             line, variant = totals[0][0], "returned_total"
             facts = (("name", totals[0][1]),) + facts[1:] + (("lines", ",".join(str(l) for l, _ in sorted(totals))),)
+        made = _made_for_the_total(ev, line) if variant == "accumulated" else None
+        if made is not None:
+            line, variant = made[1], "made_for_total"
+            facts = (("name", made[0]),) + facts[1:] + (("total", k.path),)
         if variant == "statistic":
             lines = sorted({l for other in kept if "." in other.path for l in _module_writes(ev, other.path)})
             facts += (("lines", ",".join(map(str, lines))),)
@@ -147,6 +167,6 @@ def plans(hit: Hit, ev: Evidence) -> list:
                      lines=tuple(int(l) for l in hit.fact("lines").split(",")))]
     if hit.variant == "statistic":  # every statistic of the module kept this way, at once
         return [plan("detach_statistics", lines=tuple(int(l) for l in hit.fact("lines").split(",")))]
-    if hit.variant in ("stored", "variable"):
+    if hit.variant in ("stored", "variable", "made_for_total"):
         return [plan("add_detach", line=hit.line, names=(name,))]
     return []

@@ -210,6 +210,29 @@ for epoch in range(3):
     train_loss, train_aux = train_epoch([torch.randn(8, 4) for _ in range(4)])
     print(f"{train_loss:.3f} {train_aux:.3f}")
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
+criterion = torch.nn.MSELoss()
+batches = [(torch.randn(16, 8), torch.randn(16, 1)) for _ in range(6)]
+val_error = 0
+for x, y in batches:
+    err = criterion(net(x), y)
+    val_error += err / len(batches)
+print(val_error.item())
+""", line=8, note="an evaluation loop adds up errors no backward reads (Hamiltonian-Generative-Networks test loop)", fixed="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
+criterion = torch.nn.MSELoss()
+batches = [(torch.randn(16, 8), torch.randn(16, 1)) for _ in range(6)]
+val_error = 0
+for x, y in batches:
+    err = criterion(net(x), y).detach()
+    val_error += err / len(batches)
+print(val_error.item())
+"""),
 )
 
 GOOD = (
