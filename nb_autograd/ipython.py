@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import sys
 
-from .capture.backwards import RECORDER, is_user_file
+from .capture.backwards import RECORDER
+from .capture.frames import is_user_file
 from .capture.session import SESSION
 from .evidence.symptoms import is_autograd_error
 from .i18n import text

@@ -8,7 +8,8 @@ from collections.abc import Callable
 import torch
 
 from . import touch
-from .backwards import BackwardRecorder, is_user_file, root_nodes
+from .backwards import BackwardRecorder, root_nodes
+from .frames import is_user_file
 from .graph import ids_below, node_id, snapshot, walk
 from .no_graph import gradless_caches, grad_names, hook_code, no_grad_forwards
 from .records import Failure, Holder

@@ -4,6 +4,7 @@ Every node is obtained through `touch`, so a reading never touches more nodes th
 later free safely; what is left unread is counted in the snapshot, not walked."""
 from __future__ import annotations
 
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 
@@ -14,7 +15,7 @@ NO_SEQ = 2**64 - 1
 MAX_NODES = 20_000
 WALK_LIMIT = 2_000  # nodes the watcher reads per graph: enough to see earlier iterations' nodes pile up
 _saved_names: dict[type, tuple[str, ...]] = {}
-_raw_names: dict[type, tuple[str, ...]] = {}
+_plans: dict[type, tuple[tuple[str, ...], bool]] = {}  # node type -> (its _raw_saved_ names, custom)
 _custom_kinds: dict[type, bool] = {}
 
 
@@ -42,6 +43,34 @@ def walk_with_children(roots: Iterable, limit: int = MAX_NODES) -> Iterator[tupl
         yield node, kids
         if kids:
             queue.extend(kids)  # the ones seen already are skipped when they come out
+
+
+def nodes_below(roots: Iterable, limit: int = MAX_NODES) -> list:
+    """The nodes `walk` yields, as a list: one loop, with `touch.children` inline (the watcher
+    reads a graph on some backward calls of a loop, and this runs per node and per edge)."""
+    nodes: list = []
+    seen: set[int] = set()
+    queue = deque(r for r in roots if r is not None)
+    for r in queue:
+        touch.mark(r)
+    popleft, see, append, push = queue.popleft, seen.add, nodes.append, queue.append
+    refs, token, key = sys.getrefcount, touch._TOKEN, touch._KEY
+    full = touch._BASE + 1 + touch.LIMIT  # (+1: `token` here is one more reference to it)
+    while queue:
+        node = popleft()
+        if id(node) in seen:
+            continue
+        see(id(node))
+        append(node)
+        if len(seen) <= limit and refs(token) + touch._forever < full:  # touch.children, inline
+            for child, _ in node.next_functions:
+                if child is not None:
+                    push(child)
+                    try:
+                        child.metadata.setdefault(key, token)
+                    except Exception:
+                        touch.mark(child)
+    return nodes
 
 
 def walk(roots: Iterable, limit: int = MAX_NODES) -> Iterator:
@@ -80,11 +109,13 @@ def live_bytes(nodes: Iterable) -> int:
     """The bytes of the tensors `nodes` saved that are still live: what `saved_buffers` would
     count as live, without building a record per buffer (it runs on measured backwards)."""
     total = 0
+    plans = _plans
     for node in nodes:
         kind = type(node)
-        raw_names = _raw_names.get(kind)
-        if raw_names is None:
-            raw_names = _raw_names[kind] = tuple("_raw_saved_" + name for name in _saved_attr_names(node))
+        plan = plans.get(kind)
+        if plan is None:
+            plan = plans[kind] = (tuple("_raw_saved_" + name for name in _saved_attr_names(node)), _custom(kind))
+        raw_names, custom = plan
         found = False
         for name in raw_names:
             try:
@@ -99,7 +130,7 @@ def live_bytes(nodes: Iterable) -> int:
                         total += data.numel() * data.element_size()
                 except Exception:  # freed, or not a plain tensor: nothing live counted
                     pass
-        if not found and _custom(kind):
+        if custom and not found:
             try:
                 total += sum(_nbytes(t) for t in node.saved_tensors if t is not None)
             except Exception:

@@ -63,7 +63,7 @@ class _Instrument(ast.NodeTransformer):
         for i, stmt in enumerate(body):
             stmt = self.visit(stmt)
             keep_first = i == 0 and _is_docstring(stmt) or top and _is_future(stmt)
-            if not keep_first:
+            if not keep_first and not _makes_no_node(stmt):
                 out.append(self._call(_MARK, stmt, stmt.lineno))
             out.append(stmt)
         return out
@@ -110,6 +110,38 @@ def _owner(function: ast.AST, ret: ast.Return) -> bool:
         if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             todo.extend(ast.iter_child_nodes(child))
     return False
+
+
+_NODE_FREE = {"zero_grad": None, "step": 0, "backward": 1, "train": 1, "eval": 0}  # method -> positional args allowed
+
+
+def _makes_no_node(stmt: ast.stmt) -> bool:
+    """`opt.zero_grad()`, `opt.step()`, `loss.backward(retain_graph=True)`, `model.train()`: a call
+    of torch's that makes no autograd node, with plain arguments, needs no mark (a mark only says
+    which statement made the nodes numbered after it; one fewer per step of a watched loop).
+    Not `step(closure)` (the closure builds a graph) nor `backward(create_graph=True)`."""
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in _NODE_FREE):
+        return False
+    allowed = _NODE_FREE[call.func.attr]
+    if allowed is not None and len(call.args) > allowed:
+        return False
+    if call.func.attr == "step" and not any(w in _last_name(call.func.value) for w in ("opt", "sched")):
+        return False  # a trainer's or an agent's own step() may run a forward
+    plain = (ast.Constant, ast.Name, ast.Attribute)
+    return _is_plain(call.func.value) and all(isinstance(a, plain) for a in call.args) and \
+        all(k.arg != "create_graph" and isinstance(k.value, plain) for k in call.keywords)
+
+
+def _last_name(node: ast.AST) -> str:
+    return (node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")).lower()
+
+
+def _is_plain(node: ast.AST) -> bool:
+    """A name or a chain of attributes (`opt`, `self.opt_g`): reading it runs no user code of note."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 def _is_docstring(stmt: ast.stmt) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import torch
 
-from .backwards import is_user_file
+from .frames import is_user_file
 from .user_code import MAX_ITEMS, NOT_OBJECTS, hooks, user_class
 
 

@@ -9,7 +9,10 @@ import torch.optim.optimizer as _optim
 if TYPE_CHECKING:
     from .silent import Timeline
 
-_is_compiling = torch.compiler.is_compiling
+# torch.compiler.is_compiling() in one call instead of two (these run on every step): dynamo
+# traces is_dynamo_compiling() as True; run, is_compiling() is the flag.
+_dynamo_compiling = torch.compiler.is_dynamo_compiling
+_compiler = torch.compiler
 
 
 class OptimizerHooks:
@@ -29,14 +32,14 @@ class OptimizerHooks:
         self._paused = False
 
     def _pre_step(self, optimizer, args, kwargs) -> None:
-        if _is_compiling():  # a compiled step: leave the mode stack alone
+        if _dynamo_compiling() or _compiler._is_compiling_flag:  # a compiled step: leave the mode stack alone
             return
         if self.suspend is not None and not self._paused and len(args) < 2 and not kwargs:  # a closure may build a graph
             self._paused = self.suspend()
         self.timeline.before_step(optimizer, args, kwargs)
 
     def _post_step(self, optimizer, args, kwargs) -> None:
-        if self._paused and not _is_compiling():
+        if self._paused and not (_dynamo_compiling() or _compiler._is_compiling_flag):
             self._paused = False
             self.resume()
 
@@ -48,17 +51,19 @@ class OptimizerHooks:
         for owner in (torch.optim.Optimizer, torch.nn.Module):
             original = owner.__dict__["zero_grad"]
 
-            def zero_grad(self, *args, __original=original, **kwargs):
-                try:
-                    timeline.zeroed(self)
-                except Exception:
-                    pass
-                paused = hooks.suspend is not None and hooks.suspend()
-                try:
+            if self.suspend is None:  # statement marks: count the call, nothing else
+                def zero_grad(self, *args, __original=original, **kwargs):
+                    timeline.zeroed()
                     return __original(self, *args, **kwargs)
-                finally:
-                    if paused:
-                        hooks.resume()
+            else:
+                def zero_grad(self, *args, __original=original, **kwargs):
+                    timeline.zeroed()
+                    paused = hooks.suspend()
+                    try:
+                        return __original(self, *args, **kwargs)
+                    finally:
+                        if paused:
+                            hooks.resume()
 
             zero_grad.__wrapped__ = original
             self._patched.append((owner, "zero_grad", original, zero_grad))
@@ -67,7 +72,7 @@ class OptimizerHooks:
 
         def zero_(self, *args, **kwargs):
             __tracebackhide__ = True
-            if not _is_compiling():
+            if not (_dynamo_compiling() or _compiler._is_compiling_flag):
                 timeline.zeroed()
             return original_zero(self, *args, **kwargs)
 

@@ -13,7 +13,8 @@ import sys
 from collections import deque
 from dataclasses import replace
 
-from .backwards import RECORDER, is_user_file
+from .backwards import RECORDER
+from .frames import is_user_file
 from .records import Capture, Source
 
 MAX_UNITS = 100

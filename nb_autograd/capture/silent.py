@@ -1,32 +1,34 @@
-"""Silent problems seen while a cell runs (family C): the backward timeline with a size
-snapshot of each graph, optimizer step / zero_grad calls, and the names holding graphs of
-many iterations at the cell's end (`holders.py`). Only ints and strings outlive the cell."""
+"""Silent problems seen while a cell runs (family C): each backward site's timeline with a
+size snapshot of its graph, counts of optimizer steps and zero_grad calls, and the names holding
+graphs of many iterations at the cell's end (`holders.py`). Only ints and strings outlive the cell.
+
+Everything here runs on every backward and every step of a watched loop, between kernels that
+push the interpreter's code and data out of the CPU's caches: work a step skips is worth several
+times its instructions, so a step's line is read only when it is reported."""
 from __future__ import annotations
 
 import sys
 import weakref
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import NamedTuple
 
-import torch
-
-from .backwards import frame_line
-from .graph import NO_SEQ, WALK_LIMIT, live_bytes, walk_with_children
+from .frames import frame_line
+from .graph import NO_SEQ, WALK_LIMIT, live_bytes, nodes_below
 from .holders import SPAN, KeptGraph, scan_holders, source_names  # noqa: F401 (KeptGraph: the rules' import)
 
 GROWTH_CALLS = 3      # a site's graph must reach further back on this many calls in a row
 RESAMPLE = 16         # a steady site is walked again on calls RESAMPLE * 2^k: a graph that starts
                       # growing late is seen by the time the loop has run twice as long
-_next_seq = torch._C._autograd._get_sequence_nr
+_new_tuple = tuple.__new__
 
 
 class TimelineEvent(NamedTuple):
-    """One backward / step / zero_grad call, in order; sizes are read before a backward.
-    (A NamedTuple, not a dataclass: one is made per backward and per step of a watched loop.)"""
+    """One backward (or autograd.grad) call of a site; sizes are read before it. A call sized as
+    the last one is that same object (a NamedTuple, not a dataclass: one per backward at most)."""
 
-    kind: str                      # "backward" | "grad" | "step" | "zero_grad"
+    kind: str                      # "backward" | "grad"
     line: int | None               # innermost cell line of the call
-    index: int | None = None       # BackwardCall.index for backward/grad
     nodes: int = 0                 # graph nodes reachable from the roots
     old_nodes: int = 0             # ... made before the previous call from the same lines
     live_bytes: int = 0            # live saved bytes in it (re-read when the size changes)
@@ -60,6 +62,10 @@ def _cell_line(filename: str, frame) -> int | None:
     return None
 
 
+def _no_grad() -> None:
+    return None
+
+
 def _first_grad(optimizer):
     for group in optimizer.param_groups:
         for p in group["params"]:
@@ -71,44 +77,50 @@ def _first_grad(optimizer):
 
 def measure(roots, since: int) -> tuple[list, int, int, int, bool]:
     """(nodes, how many made at or before `since`, lowest, highest sequence number, truncated)."""
-    nodes, old, low, high = [], 0, NO_SEQ, -1
-    append = nodes.append
-    for node, _ in walk_with_children(roots, WALK_LIMIT):
-        append(node)
-        seq = node._sequence_nr()
-        if seq != NO_SEQ:
-            old += seq <= since
-            if seq < low:
-                low = seq
-            if seq > high:
-                high = seq
-    return nodes, old, low, high, len(nodes) > WALK_LIMIT  # the ones past the limit are not read
+    nodes = nodes_below(roots, WALK_LIMIT)
+    seqs = sorted([node._sequence_nr() for node in nodes])  # sorted, the counts are bisections in C
+    made = bisect_left(seqs, NO_SEQ)  # leaves (NO_SEQ) last
+    low, high = (seqs[0], seqs[made - 1]) if made else (NO_SEQ, -1)
+    return nodes, bisect_right(seqs, since, 0, made), low, high, len(nodes) > WALK_LIMIT  # past the limit: not read
 
 
-def _as_last(events: list) -> bool:
-    """Whether a site's next call may be sized as its last one, without a walk: its last two
-    calls reached no older node and kept one size (a healthy loop; walked again on calls
-    RESAMPLE * 2^k), or both were larger than a reading and reached no more old nodes (a long
-    rollout; walked again on calls 2^k)."""
+def _next_walk(events: list) -> int:
+    """How many calls a site will have made when it is next walked (it just was); the calls
+    before are sized as its last. Sized as last: its last two calls reached no older node and
+    kept one size (a healthy loop; walked again on calls RESAMPLE * 2^k), or both were larger
+    than a reading and reached no more old nodes (a long rollout; walked again on calls 2^k).
+    A sized call repeats the last one, so from the one after on the last is compared with
+    itself: one comparison per backward of a loop instead of these reads."""
     n = len(events)
     if n < 2:
-        return False
+        return n
     a, b = events[-2], events[-1]
     if a.old_nodes == b.old_nodes == 0 and a.nodes == b.nodes:
-        return n < RESAMPLE or n & (n - 1) != 0
-    return a.truncated and b.truncated and a.old_nodes == b.old_nodes and n & (n - 1) != 0
+        sized = n < RESAMPLE or n & (n - 1)
+    else:
+        sized = a.truncated and b.truncated and a.old_nodes == b.old_nodes and n & (n - 1)
+    if not sized:
+        return n
+    if b.old_nodes == 0:
+        n = max(n + 1, RESAMPLE)
+    elif b.truncated:
+        n += 1
+    else:
+        return n + 1
+    return 1 << (n - 1).bit_length()  # the next power of two
 
 
 class _Site:
     """The backward calls from one stack of cell lines (one dict entry per site, not three)."""
 
-    __slots__ = ("key", "events", "seq", "span")
+    __slots__ = ("key", "events", "seq", "span", "walk_at")
 
     def __init__(self, key: tuple):
         self.key = key                 # its cell lines, outermost first
         self.events: list[TimelineEvent] = []
         self.seq = -1                  # the last sequence number made before its previous call
         self.span: int | None = None   # the sequence-number span of its last walked graph
+        self.walk_at = 0               # its call count when it is walked next (_next_walk)
 
 
 class Timeline:
@@ -118,24 +130,23 @@ class Timeline:
         self.filename, self.origin, self.top_code = filename, origin, top_code
         self.sampled: dict[str, KeptGraph] = {}     # holders seen in function frames
         self._idents: frozenset[str] | None = None
-        self.events: list[TimelineEvent] = []
         self.ranges: list[tuple[int, int]] = []     # (lowest, highest) seq of each backward
         self._sites: dict[tuple, _Site] = {}        # cell lines of a backward -> its site
         self._by_stack: dict[tuple, _Site] = {}     # the recorder's stack of a backward -> its site
         self._zeros = self._backwards = 0
+        self._last_backward: int | None = None      # the cell line of the latest backward
         self._optimizers: dict[int, tuple] = {}     # id -> (weakref to a grad, zeros, backwards)
         self._accumulated: list[tuple[int | None, int | None]] = []
-        self._plain: dict[tuple, TimelineEvent] = {}  # (kind, line) -> its step / zero_grad event, made once
 
     def before_backward(self, call: tuple, roots) -> None:
         """`call`: the recorder's (index, stack, iteration, kind, retain, root ids, ...)."""
-        index, stack, _, kind, _, root_ids = call[:6]
+        stack, kind, root_ids, next_id = call[1], call[3], call[5], call[6]
         site = self._by_stack.get(stack)
         if site is None:
             site = self._site(stack)
-        since, site.seq = site.seq, _next_seq() - 1
+        since, site.seq = site.seq, next_id - 1
         events = site.events
-        if _as_last(events):
+        if len(events) < site.walk_at:
             # a healthy loop (or a graph too large to read each time): what was made since this
             # line's last backward, sized as last time; the span read last time, ending at the
             # roots (not all made since: nodes a holder added after that backward are not in it)
@@ -144,20 +155,24 @@ class Timeline:
                 high = i if i > high else high
             high = high if high >= 0 else since + 1
             low = max(since + 1, high - site.span) if site.span is not None else since + 1
-            last = events[-1]  # (not _replace: this runs on every backward of a loop)
-            event = TimelineEvent(kind, last.line, index, last.nodes, last.old_nodes, last.live_bytes, last.truncated)
+            last = events[-1]  # the same object: nothing made or kept per call of a healthy loop
+            event = last if last[0] == kind else _new_tuple(TimelineEvent, (kind, *last[1:]))
         else:
             nodes, old, low, high, truncated = measure(roots, since)
             if high >= low:
                 site.span = high - low
             same = events and (events[-1].nodes, events[-1].old_nodes) == (len(nodes), old)
             size = events[-1].live_bytes if same else live_bytes(nodes)  # re-read when the size changes
-            event = TimelineEvent(kind, site.key[-1] if site.key else None, index, len(nodes), old, size, truncated)
+            event = TimelineEvent(kind, site.key[-1] if site.key else None, len(nodes), old, size, truncated)
+            site.walk_at = -1
         nodes = roots = None
-        self.events.append(event)
         events.append(event)
+        if site.walk_at < 0:
+            site.walk_at = _next_walk(events)
         self.ranges.append((low, high))
-        self._backwards += kind == "backward"
+        if kind == "backward":
+            self._backwards += 1
+            self._last_backward = event[1]
         n = len(events)
         if n > SPAN and n & (n - 1) == 0 and self.origin is not None:  # calls 4, 8, 16, ...
             self._sample_functions(sys._getframe(1))
@@ -191,30 +206,27 @@ class Timeline:
                     self.sampled[kept.path] = kept
             frame = frame.f_back
 
-    def zeroed(self, what=None) -> None:
-        self._zeros += 1
-        if what is not None:
-            self.events.append(self._event("zero_grad", _cell_line(self.filename, sys._getframe(2))))
+    def backwards(self) -> dict[tuple, list[TimelineEvent]]:
+        """Each backward site's cell lines (outermost first) -> its calls, in order."""
+        return {key: list(site.events) for key, site in self._sites.items()}
 
-    def _event(self, kind: str, line: int | None) -> TimelineEvent:
-        """A step or zero_grad event: one object per line, shared by its calls (a loop's
-        events are kept to the cell's end, and each object kept is one more the GC walks)."""
-        event = self._plain.get((kind, line))
-        if event is None:
-            event = self._plain[(kind, line)] = TimelineEvent(kind, line)
-        return event
+    @property
+    def zero_grads(self) -> int:
+        return self._zeros
+
+    def zeroed(self) -> None:
+        self._zeros += 1
 
     def before_step(self, optimizer, args, kwargs) -> None:
-        line = _cell_line(self.filename, sys._getframe(1))
+        """An optimizer is about to step: is its first gradient the one it stepped on last time,
+        with a backward since and no zero_grad (gradients of two steps summed)?"""
         grad = _first_grad(optimizer)
         previous = self._optimizers.get(id(optimizer))
-        if previous and grad is not None and previous[0]() is grad and previous[1] == self._zeros \
-                and self._backwards > previous[2]:
-            backward = next((e.line for e in reversed(self.events) if e.kind == "backward"), None)
-            self._accumulated.append((line, backward))
-        self._optimizers[id(optimizer)] = (weakref.ref(grad) if grad is not None else lambda: None,
-                                           self._zeros, self._backwards)
-        self.events.append(self._event("step", line))
+        same = previous is not None and grad is not None and previous[0]() is grad
+        if same and previous[1] == self._zeros and self._backwards > previous[2]:
+            self._accumulated.append((_cell_line(self.filename, sys._getframe(1)), self._last_backward))
+        ref = previous[0] if same else weakref.ref(grad) if grad is not None else _no_grad
+        self._optimizers[id(optimizer)] = (ref, self._zeros, self._backwards)
 
     def close(self) -> None:
         """Drop the weak references; keep the ints."""

@@ -7,7 +7,7 @@ import weakref
 
 import torch
 
-from .backwards import is_user_file
+from .frames import is_user_file
 
 MAX_ITEMS = 64
 NOT_OBJECTS = (types.ModuleType, type, types.FunctionType, types.MethodType, types.BuiltinFunctionType)

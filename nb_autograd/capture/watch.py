@@ -15,7 +15,8 @@ from bisect import bisect_left, bisect_right
 import torch
 
 from . import marks
-from .backwards import RECORDER, frame_line, is_user_file
+from .backwards import RECORDER
+from .frames import frame_line, is_user_file
 from .holders import scan_holders
 from .ops_mode import ProvenanceMode, pop_to
 from .optimizer_hooks import OptimizerHooks
@@ -37,22 +38,21 @@ class Watcher:
         self.filename = filename
         self.top_code = top_code       # stop the frame walk here (the cell's own code object)
         self.ops = not marks.is_marked(top_code) if ops is None else ops
-        # per op (ops) or per statement that made nodes (marks), in parallel lists: sequence
-        # number, its cell line, iteration, the innermost user frame's (file, line) or None, and
-        # (ops) the lowest number. Ops: the highest number the op made; marks: the statement's
-        # first number. Lists of ints, not a tuple per record: a watched loop keeps one record
-        # per statement that made nodes, and tuples kept are what the cyclic GC counts and walks.
-        # The sequence number is appended last, so an interrupt leaves no record half-visible.
-        self._seqs: list[int] = []
-        self._at_lines: list = []
-        self._iters: list = []
-        self._inners: list = []
+        # per op (ops) or per statement that made nodes (marks), four slots in `_recs`: its
+        # sequence number, cell line, iteration and the innermost user frame's (file, line) or
+        # None; (ops) the lowest number in `_firsts`. Ops: the highest number the op made; marks:
+        # the statement's first number. A flat list, not a tuple per record: a watched loop keeps
+        # one record per statement that made nodes, and tuples kept are what the cyclic GC counts
+        # and walks. A record goes in with one `+=`, so an interrupt leaves none half-written.
+        self._recs: list = []
         self._firsts: list[int] = []
+        self._seqs: tuple[int, list[int]] = (0, [])  # (len(_recs), the sequence numbers), read lazily
         self._places: dict[tuple[str, int], tuple[str, int]] = {}  # one tuple kept per place, not per op
         self._runs: dict[tuple, list] = {}  # ops: cell-line stack -> [runs, lasti, child frame]
         self._counts: dict = {}             # marks: cell line (or stack of lines) -> runs
         self._last_key: tuple = ()
         self._outer: tuple | None = None    # marks: (caller frame, its f_lasti, its cell lines, user frame), see _key
+        self._fn = None                     # marks: the cell function frame _outer was last read for
         self._mode: ProvenanceMode | None = None
         self.thread = None
         self.timeline = Timeline(filename, self.origin, top_code)
@@ -82,7 +82,7 @@ class Watcher:
         mode, self._mode = self._mode, None
         if mode is not None:
             pop_to(mode)
-        self._outer = None
+        self._outer = self._fn = None
         if not self.ops and self.thread is not None:
             marks.unlisten(self)
             self._push(_next_seq(), None, None, None)  # nodes made after the cell have no origin
@@ -143,31 +143,27 @@ class Watcher:
         if _get_ident() != self.thread:
             return
         seq = _next_seq()
-        if frame.f_code is self.top_code:  # most statements: the cell's own, no walk
-            key = line = frame_line(frame) if line is None else line
-            inner = self._outer = None
+        counts = self._counts  # runs of the key before this one (0 when first seen)
+        if frame.f_code is self.top_code:  # most statements: the cell's own, no walk (its line is the key)
+            if line is None:
+                line = frame_line(frame)
+            if self._outer is not None:
+                self._outer = self._fn = None
+            inner = None
+            runs = counts[line] = counts.get(line, -1) + 1 if starts else counts.setdefault(line, 0)
+        elif frame is self._fn and starts and line is not None:  # that cell function's next statement: its callers stand still
+            key, inner = (line,) + self._outer[2], None
+            runs = counts[key] = counts.get(key, -1) + 1
         else:
             key, line, inner = self._key(frame, starts, line)
             if key is None:
                 return
-        counts = self._counts  # runs of the key before this one (0 when first seen)
-        if starts and inner is None:
-            runs = counts[key] = counts.get(key, -1) + 1
+            runs = counts[key] = counts.get(key, -1) + 1 if starts and inner is None else counts.setdefault(key, 0)
+        recs = self._recs  # self._push, inline: this runs once per statement
+        if recs and recs[-4] == seq:
+            recs[-3:] = line, runs, inner
         else:
-            runs = counts.setdefault(key, 0)
-        seqs, lines = self._seqs, self._at_lines  # self._push, inline: this runs once per statement
-        n = len(seqs)
-        if n != len(lines):  # an interrupt between two appends (see _push)
-            self._realign()
-        if n and seqs[-1] == seq:
-            lines[-1] = line
-            self._iters[-1] = runs
-            self._inners[-1] = inner
-        else:
-            lines.append(line)
-            self._iters.append(runs)
-            self._inners.append(inner)
-            seqs.append(seq)
+            recs += seq, line, runs, inner
 
     def _key(self, frame, starts: bool, line: int | None) -> tuple:
         """(stack of cell lines innermost first, the innermost, the innermost user frame inside
@@ -181,10 +177,11 @@ class Watcher:
         if starts and back is not None and frame.f_code.co_filename == self.filename:  # a cell function
             if outer is None or outer[0] is not back or outer[1] != back.f_lasti:
                 outer = self._outer = (back, back.f_lasti) + self._lines(back)
+            self._fn = frame
             line = frame_line(frame) if line is None else line
             return (line,) + outer[2], line, None
         if not starts and outer is not None and outer[0] is frame:  # that function returns
-            self._outer = None
+            self._outer = self._fn = None
             if outer[1] == frame.f_lasti:
                 lines, inner = outer[2:]
                 return (lines, lines[0], inner) if lines else (None, None, None)
@@ -197,26 +194,12 @@ class Watcher:
         return tuple(lines), None if inner is None else self._places.setdefault(inner, inner)
 
     def _push(self, seq: int, line, iteration, inner) -> None:
-        """A statement's record; the one before it, if it made no node, gives way. The
-        sequence number goes in last: a record counts once it has one, and lists an interrupt
-        left longer are cut back to it before the next record."""
-        seqs = self._seqs
-        if len(seqs) != len(self._at_lines):
-            self._realign()
-        if seqs and seqs[-1] == seq:
-            self._at_lines[-1], self._iters[-1], self._inners[-1] = line, iteration, inner
+        """A statement's record; the one before it, if it made no node, gives way."""
+        recs = self._recs
+        if recs and recs[-4] == seq:
+            recs[-3:] = line, iteration, inner
         else:
-            self._at_lines.append(line)
-            self._iters.append(iteration)
-            self._inners.append(inner)
-            seqs.append(seq)
-
-    def _realign(self) -> None:
-        n = len(self._seqs)
-        for column in (self._at_lines, self._iters, self._inners):
-            del column[n:]
-        if self.ops:
-            del self._firsts[n:]
+            recs += seq, line, iteration, inner
 
     def _note(self, first_seq: int, last_seq: int, frame) -> None:
         """Ops: one torch call made nodes `first_seq`..`last_seq`."""
@@ -232,35 +215,34 @@ class Watcher:
             run[0] += 1  # other lines ran since, the line started over, or a new call/direct op
         run[1], run[2] = lasti, child
         self._last_key = key
-        if len(self._seqs) != len(self._at_lines):
-            self._realign()
-        self._at_lines.append(lines[0])
-        self._iters.append(run[0])
-        self._inners.append(None if inner is None else self._places.setdefault(inner, inner))
+        del self._firsts[len(self._recs) // 4:]  # one an interrupt left without its record
         self._firsts.append(first_seq)
-        self._seqs.append(last_seq)
+        self._recs += last_seq, lines[0], run[0], None if inner is None else self._places.setdefault(inner, inner)
 
     def _record(self, node_id: int) -> int | None:
         """The index of the record of the op (or statement) that created node `node_id`, if any."""
         if node_id < 0:
             return None
-        seqs = self._seqs
+        recs = self._recs
+        n, seqs = self._seqs
+        if n != len(recs):
+            self._seqs = n, seqs = len(recs), recs[0::4]
         if self.ops:
             i = bisect_left(seqs, node_id)
             return i if i < len(seqs) and self._firsts[i] <= node_id else None
         i = bisect_right(seqs, node_id) - 1
-        return i if i >= 0 and self._at_lines[i] is not None else None
+        return i if i >= 0 and recs[4 * i + 1] is not None else None
 
     def origin(self, node_id: int) -> tuple[int | None, int | None]:
         """(cell line, iteration) of the op that created node `node_id`, if recorded."""
         i = self._record(node_id)
-        return (self._at_lines[i], self._iters[i]) if i is not None else (None, None)
+        return (self._recs[4 * i + 1], self._recs[4 * i + 2]) if i is not None else (None, None)
 
     def made_at(self, node_id: int) -> tuple[str, int] | None:
         """The innermost user (file, line) that made node `node_id`, when it is not the watched
         cell's own line: a function in a user module (ops) or an earlier watched cell; else None."""
         i = self._record(node_id)
-        return self._inners[i] if i is not None else None
+        return self._recs[4 * i + 3] if i is not None else None
 
     def silent_findings(self, calls=(), namespace: dict | None = None) -> tuple:
         """Family-C observations; `namespace` (the cell's globals at its end) names holders.

@@ -2,6 +2,7 @@
 `__future__`, line numbers of tracebacks, torch.compile), and reports what it runs."""
 from __future__ import annotations
 
+import ast
 import traceback
 
 import pytest
@@ -107,3 +108,29 @@ def test_a_marked_function_called_with_no_watcher_listening_records_nothing():
     ns = run(SOURCE, "<idle>", True)
     assert marks._LISTENERS == []
     assert ns["outer"](3) == [None, 10, None]
+
+
+def test_statements_that_make_no_node_go_unmarked_and_the_others_keep_their_lines():
+    source = ("import torch\nw = torch.ones(3, requires_grad=True)\nopt = torch.optim.SGD([w], lr=0.1)\n"
+              "opt.zero_grad()\nloss = (w * 2).pow(2).sum()\nloss.backward(create_graph=True)\nopt.step()\n"
+              "g = w.grad * 1\nopt.step(lambda: (w * 3).sum())\n")
+    register_source("<nodefree>", source)
+    code = compile_marked(source, "<nodefree>")
+    watcher = Watcher("<nodefree>", top_code=code)
+    namespace: dict = {}
+    watcher.start()
+    try:
+        exec(code, namespace)
+    finally:
+        watcher.stop()
+    seq = lambda t: t.grad_fn._sequence_nr()  # noqa: E731
+    assert watcher.origin(seq(namespace["loss"]))[0] == 5
+    assert watcher.origin(seq(namespace["w"].grad))[0] == 6  # made by the backward itself
+    assert watcher.origin(seq(namespace["g"]))[0] == 8       # after an unmarked step
+    assert marks._makes_no_node(ast.parse("opt.zero_grad()").body[0])
+    assert marks._makes_no_node(ast.parse("self.opt_g.step()").body[0])
+    assert marks._makes_no_node(ast.parse("loss.backward(retain_graph=True)").body[0])
+    assert not marks._makes_no_node(ast.parse("loss.backward(create_graph=True)").body[0])
+    assert not marks._makes_no_node(ast.parse("opt.step(closure)").body[0])
+    assert not marks._makes_no_node(ast.parse("trainer.step()").body[0])
+    assert not marks._makes_no_node(ast.parse("(a + b).backward()").body[0])

@@ -152,10 +152,10 @@ for step in range(3):
     loss.backward()
     opt.step()
 """)
-    events = watcher.timeline.events
-    assert [(e.kind, e.line) for e in events] == [("zero_grad", 5), ("backward", 7), ("step", 8)] * 3
-    backwards = [e for e in events if e.kind == "backward"]
-    assert [e.index - backwards[0].index for e in backwards] == [0, 1, 2]  # indexes count over the session
+    sites = watcher.timeline.backwards()
+    assert list(sites) == [(7,)] and watcher.timeline.zero_grads == 3
+    backwards = sites[(7,)]
+    assert [(e.kind, e.line) for e in backwards] == [("backward", 7)] * 3
     assert len({e.nodes for e in backwards}) == 1 and backwards[0].nodes > 3
     assert all(e.old_nodes == 0 and e.live_bytes > 0 for e in backwards)
     assert [(c.line, c.iteration, c.kind) for c in calls] == [(7, i, "backward") for i in range(3)]
@@ -171,7 +171,7 @@ for step in range(4):
     total = total + (w * step).exp().sum()
     total.backward(retain_graph=True)
 """)
-    backwards = [e for e in watcher.timeline.events if e.kind == "backward"]
+    (backwards,) = watcher.timeline.backwards().values()
     assert [c.retain_graph for c in calls] == [True] * 4
     nodes, olds, sizes = ([getattr(e, k) for e in backwards] for k in ("nodes", "old_nodes", "live_bytes"))
     assert nodes == sorted(set(nodes)) and olds == sorted(set(olds)) and sizes == sorted(set(sizes))
@@ -252,7 +252,7 @@ def test_after_stop_the_watcher_holds_only_plain_values():
             bad.append(type(obj).__name__)
         todo.extend(gc.get_referents(obj))
     assert bad == []
-    assert [e.kind for e in watcher.timeline.events].count("backward") == 6
+    assert sum(len(events) for events in watcher.timeline.backwards().values()) == 6
 
 
 def test_a_node_made_inside_a_user_module_names_that_file_and_line(tmp_path, monkeypatch, recorder):
