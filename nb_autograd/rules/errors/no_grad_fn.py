@@ -110,6 +110,11 @@ def match(ev: Evidence) -> Hit | None:
                    related=(("backward", ev.line),))
     facts = read_errors(ev.capture.source)
     caller = _called_under_no_grad(ev, facts)
+    block = no_grad_with(ev, caller) if caller is not None else None
+    if block is not None:  # the whole run was launched inside a no_grad block (`with torch.no_grad(): main(opt)`)
+        return Hit(CAUSE, block, 0.9, variant="called_in_no_grad_block",
+                   facts=_facts(ev, block, ev.code.line_text(block), call_line=str(caller), call=ev.code.line_text(caller)),
+                   related=(("backward", ev.line), ("call", caller)))
     if caller is not None:
         return Hit(CAUSE, caller, 0.9, variant="called_under_no_grad", facts=_facts(ev, caller, ev.code.line_text(caller)),
                    related=(("backward", ev.line),))
@@ -147,6 +152,9 @@ def plans(hit: Hit, ev: Evidence) -> list:
         plans.append(plan("remove_no_grad", with_line=line))
     elif hit.variant == "called_under_no_grad":
         plans.append(plan("wrap_enable_grad", line=line))
+    elif hit.variant == "called_in_no_grad_block":  # training does not belong under no_grad at all
+        plans.append(plan("remove_no_grad", with_line=line))
+        plans.append(plan("wrap_enable_grad", line=int(hit.fact("call_line"))))
     elif hit.variant == "cache":
         plans.append(plan("clear_cache_on_train", line=line, attr=hit.fact("attr")))
     elif hit.variant == "frozen":

@@ -164,6 +164,34 @@ loss.backward()
 """),
     Example(code="""\
 import torch
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+def train(steps):
+    for _ in range(steps):
+        loss = model(torch.randn(8, 4)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+with torch.no_grad():
+    train(3)
+""", line=12, note="the cell that launches training wraps it in no_grad (TranSVAE#11)", fixed="""\
+import torch
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+def train(steps):
+    for _ in range(steps):
+        loss = model(torch.randn(8, 4)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+train(3)
+"""),
+    Example(code="""\
+import torch
 torch.set_grad_enabled(False)  # set up for inference
 model = torch.nn.Linear(3, 1)
 x = torch.randn(4, 3)
