@@ -86,10 +86,12 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
         for sub_path, module in list(value.named_modules())[:MAX_ITEMS]:
             attrs = {**vars(module), **module._buffers}  # a history kept as a buffer and reassigned
             own = user_class(type(module))  # a class in a user file: its attribute names are the user's too
-            for name in [a for a in attrs if (a in idents or own) and _tensors_only(attrs[a])][:MAX_ITEMS]:
+            for name in [a for a in attrs if (a in idents or own) and (_tensors_only(attrs[a]) or _logged(attrs[a]))][:MAX_ITEMS]:
                 where = f"{path}.{sub_path}.{name}" if sub_path else f"{path}.{name}"
                 if isinstance(attrs[name], torch.Tensor):
                     yield where, attrs[name]
+                elif isinstance(attrs[name], list):  # outputs kept for the epoch's end (`self.step_outputs.append(log)`)
+                    yield from _logged_values(where, attrs[name])
                 elif isinstance(attrs[name], dict):  # a cache of results by key (`self.cache[word]`)
                     if name in ("_buffers", "_parameters"):  # torch's own tables: read above, by name
                         continue
@@ -123,6 +125,23 @@ def _transitions(path: str, value):
     for i, item in _sampled(value):
         if isinstance(item, tuple) and len(item) <= 8:
             yield from ((f"{path}[{i}][{j}]", t) for j, t in enumerate(item) if isinstance(t, torch.Tensor))
+
+
+def _logged(value) -> bool:
+    """A list a module fills with tensors, or with dicts holding some (a Lightning module's
+    `training_step_outputs`), read on its first and last items."""
+    if not isinstance(value, list) or not value:
+        return False
+    return all(isinstance(v, torch.Tensor) or isinstance(v, dict) and any(isinstance(t, torch.Tensor) for t in v.values())
+               for v in (value[0], value[-1]))
+
+
+def _logged_values(path: str, value: list):
+    for i, item in _sampled(value):
+        if isinstance(item, torch.Tensor):
+            yield f"{path}[{i}]", item
+        elif isinstance(item, dict):
+            yield from ((f"{path}[{i}][{k!r}]", t) for k, t in list(item.items())[:MAX_ITEMS] if isinstance(t, torch.Tensor))
 
 
 def _tensors_only(value) -> bool:

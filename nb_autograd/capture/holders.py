@@ -62,7 +62,8 @@ def scan_holders(namespace: dict, idents: frozenset[str], origin, ranges) -> lis
         # backpropagated as a whole (a loss summed over the loop): one backward's graph held it
         # all, from its roots down to its oldest node (a running statistic updated inside each
         # forward sits in the last step's graph, but reaches far older steps)
-        if any(sum(lo <= i <= hi for i in ids) >= min(2, len(ids)) and oldest >= lo for lo, hi in ranges):
+        if any(oldest >= lo and 2 * sum(lo <= i <= hi for i in ids) >= len(ids) for lo, hi in ranges):  # most of
+            # it, not one step's loss and outputs kept beside the later steps' (logs emptied at the epoch's end)
             continue
         lines = tuple(sorted(l for l, its in per_line.items() if len(its) >= SPAN))
         if lines:

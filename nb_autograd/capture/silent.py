@@ -84,6 +84,15 @@ def measure(roots, since: int) -> tuple[list, int, int, int, bool]:
     return nodes, bisect_right(seqs, since, 0, made), low, high, len(nodes) > WALK_LIMIT  # past the limit: not read
 
 
+def _sampled_call(n: int) -> bool:
+    """Holders are sampled on calls 2^k and (in the cell's own frame) 3 * 2^k: a total emptied
+    every 2^j steps is empty on every call 2^k, not on the calls between. (A function's frame
+    only on 2^k: mid-call, a rollout's own steps can look like iterations kept.)"""
+    if n % 3 == 0:
+        n //= 3
+    return n & (n - 1) == 0
+
+
 def _next_walk(events: list) -> int:
     """How many calls a site will have made when it is next walked (it just was); the calls
     before are sized as its last. Sized as last: its last two calls reached no older node and
@@ -174,8 +183,8 @@ class Timeline:
             self._backwards += 1
             self._last_backward = event[1]
         n = len(events)
-        if n > SPAN and n & (n - 1) == 0 and self.origin is not None:  # calls 4, 8, 16, ...
-            self._sample_functions(sys._getframe(1))
+        if n > SPAN and self.origin is not None and _sampled_call(n):
+            self._sample_holders(sys._getframe(1), functions=n & (n - 1) == 0)
 
     def _site(self, stack: tuple) -> _Site:
         """The site of a backward from `stack` (its cell lines), remembered per stack."""
@@ -195,15 +204,19 @@ class Timeline:
             self._idents = source_names(self.filename)
         return self._idents
 
-    def _sample_functions(self, frame) -> None:
+    def _sample_holders(self, frame, functions: bool = True) -> None:
         """Holders in the cell's function frames, which are gone by the cell's end (the frames
-        between the backward and the cell's own code: the ones below it are its caller's)."""
+        between the backward and the cell's own code: the ones below it are its caller's), and
+        in the cell's own frame: a total or a list emptied every few steps (`train_loss = 0`
+        after each log line, `outputs.clear()` at each epoch's end) holds nothing at the end."""
         idents = self.idents
-        while frame is not None and frame.f_code is not self.top_code:
+        while frame is not None:
             code = frame.f_code
-            if code.co_filename == self.filename and code.co_name != "<module>":
+            if code is self.top_code or functions and code.co_filename == self.filename and code.co_name != "<module>":
                 for kept in scan_holders(frame.f_locals, idents, self.origin, self.ranges):
                     self.sampled[kept.path] = kept
+            if code is self.top_code:
+                break
             frame = frame.f_back
 
     def backwards(self) -> dict[tuple, list[TimelineEvent]]:

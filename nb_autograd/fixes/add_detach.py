@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..evidence.named_stores import STORING
-from .cst import detached, dotted, load, only_small, reads_of, swap
+from .cst import code_of, detached, dotted, expr, load, only_small, reads_of, swap
 
 _STORING = {"append", "appendleft", "insert", "add"}
 _LITERAL = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
@@ -67,7 +67,13 @@ def _named(call: cst.Call, positional: list) -> tuple[str, cst.BaseExpression] |
     return f"{dotted(obj)}.{key.evaluated_value}", value
 
 
-def add_detach(source: str, *, line: int, names=(), reads: bool = False) -> str | None:
+def detached_dict(node: cst.BaseExpression) -> cst.BaseExpression:
+    """`{k: v.detach() if torch.is_tensor(v) else v for k, v in d.items()}`: a dict of a step's
+    results (a loss, its predictions, a sample count) kept without their graphs."""
+    return expr(f"{{k: v.detach() if torch.is_tensor(v) else v for k, v in {code_of(node)}.items()}}")
+
+
+def add_detach(source: str, *, line: int, names=(), reads: bool = False, dicts=()) -> str | None:
     tree = load(source)
     stmt = tree and tree.statement(line, cst.SimpleStatementLine)
     small = only_small(stmt)
@@ -77,7 +83,8 @@ def add_detach(source: str, *, line: int, names=(), reads: bool = False) -> str 
         value = getattr(small, "value", None)
         if value is None or not names:
             return None
-        mapping = {n: detached(n) for n in reads_of(value, set(names))}
+        mapping = {n: detached_dict(n) if getattr(n, "value", None) in dicts else detached(n)
+                   for n in reads_of(value, set(names))}
     else:
         mapping = _stored(small, set(names))
     mapping = {k: v for k, v in mapping.items() if v is not k}
@@ -87,10 +94,10 @@ def add_detach(source: str, *, line: int, names=(), reads: bool = False) -> str 
 
 
 def add_detach_each(source: str, edits) -> str | None:
-    """`add_detach` at several lines, all or none: `edits` are (line, names, reads)."""
+    """`add_detach` at several lines, all or none: `edits` are (line, names, reads[, dicts])."""
     out = source
-    for line, names, reads in edits:
-        out = add_detach(out, line=line, names=names, reads=reads)
+    for line, names, reads, *dicts in edits:
+        out = add_detach(out, line=line, names=names, reads=reads, dicts=dicts[0] if dicts else ())
         if out is None:
             return None
     return out if out != source else None

@@ -4,10 +4,12 @@ the buffer. Detach what the update reads from the step (`mean` -> `mean.detach()
 given line, leaving the module's own attributes (`self.*`) as they are."""
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from .add_detach import add_detach_each
-from .cst import facts_of, load
+from .cst import code_of, facts_of, load
 
 
 def detach_statistics(source: str, lines: tuple[int, ...]) -> str | None:
@@ -23,8 +25,12 @@ def detach_statistics(source: str, lines: tuple[int, ...]) -> str | None:
         # tensors of this step: what the method computed itself (`mean, var = x.mean(0), x.var(0)`),
         # not its arguments (`decay`) or settings (`self.momentum`)
         made = {n for a in facts_of([function]).assigns for n in a.targets} if function else set()
-        step = tuple(sorted(n for n in read & made if "." not in n))
+        keyed = {t.split("[")[0] for a in facts_of([function]).assigns for t in a.targets
+                 if "['" in t or '["' in t} if function else set()  # `log['prediction'] = ...`: a dict
+        text = code_of(stmt)
+        done = {n for n in keyed if text.count(n + ".items()") == len(re.findall(rf"\b{n}\b", text))}  # detached already
+        step = tuple(sorted(n for n in read & made if "." not in n and n not in done))
         if not step:
             return None
-        edits.append((line, step, True))
+        edits.append((line, step, True, keyed & set(step)))
     return add_detach_each(source, edits)

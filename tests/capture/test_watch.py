@@ -296,3 +296,52 @@ def test_marks_name_the_line_inside_a_function_of_an_earlier_watched_unit(record
     assert watcher.made_at(tanh._sequence_nr()) == (earlier, 3)
     assert watcher.made_at(pow_._sequence_nr()) == (earlier, 4)
     assert watcher.made_at(mul._sequence_nr()) is None  # `* 3` ran after the call returned
+
+
+def test_a_total_emptied_every_few_steps_is_seen_while_the_loop_runs():
+    # at its end the cell holds an empty total; the graphs were kept between the log lines
+    watcher, ns, calls = watched("""\
+import torch
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+train_loss = 0
+for step in range(1, 13):
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    train_loss += loss
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+    if step % 4 == 0:
+        print(train_loss.item() / 4)
+        train_loss = 0
+""")
+    kept = [k for k in watcher.silent_findings(calls, ns) if getattr(k, "path", None) == "train_loss"]
+    assert kept and kept[0].iterations >= 3 and 6 in kept[0].lines
+
+
+def test_logs_a_module_keeps_until_the_epoch_ends_are_seen_while_the_loop_runs():
+    watcher, ns, calls = watched("""\
+import torch
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 1)
+        self.step_outputs = []
+    def training_step(self, x):
+        out = self.lin(x)
+        log = {"loss": out.pow(2).mean(), "n": len(x)}
+        log["prediction"] = out
+        self.step_outputs.append(log)
+        return log
+net = Net()
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for epoch in range(2):
+    for _ in range(6):
+        log = net.training_step(torch.randn(8, 4))
+        opt.zero_grad()
+        log["loss"].backward()
+        opt.step()
+    net.step_outputs.clear()
+""")
+    paths = [getattr(k, "path", None) for k in watcher.silent_findings(calls, ns)]
+    assert "net.step_outputs" in paths, paths
