@@ -21,9 +21,9 @@ if not hasattr(accuracy, "evaluate"):
     spec.loader.exec_module(accuracy)
 
 FLOORS = {  # counts reached on the tuning part; raise them as the rules improve, never lower them
-    "family_a": {"cause": 51, "line": 36, "fix_runs_clean": 42, "fix_matches_expert": 34},
+    "family_a": {"cause": 55, "line": 38, "fix_runs_clean": 45, "fix_matches_expert": 35},
     "family_b": {"cause": 22, "line": 18, "fix_runs_clean": 19, "fix_matches_expert": 16},
-    "family_c": {"cause": 13, "line": 11, "fix_runs_clean": 10, "fix_matches_expert": 10},
+    "family_c": {"cause": 20, "line": 17, "fix_runs_clean": 16, "fix_matches_expert": 16},
 }
 TARGETS = {"family_a": {"cause": 0.95, "line": 0.9, "fix_runs_clean": 0.9, "fix_matches_expert": 0.85},
            "family_b": {"fix_runs_clean": 0.9, "fix_matches_expert": 0.75},

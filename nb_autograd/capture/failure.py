@@ -128,11 +128,13 @@ def _transitions(path: str, value):
 
 
 def _logged(value) -> bool:
-    """A list a module fills with tensors, or with dicts holding some (a Lightning module's
-    `training_step_outputs`), read on its first and last items."""
+    """A list a module fills with tensors, with dicts holding some (a Lightning module's
+    `training_step_outputs`) or with short tuples (a policy's `(reward, prob)` transitions),
+    read on its first and last items."""
     if not isinstance(value, list) or not value:
         return False
     return all(isinstance(v, torch.Tensor) or isinstance(v, dict) and any(isinstance(t, torch.Tensor) for t in v.values())
+               or isinstance(v, tuple) and len(v) <= 8 and any(isinstance(t, torch.Tensor) for t in v)
                for v in (value[0], value[-1]))
 
 
@@ -142,6 +144,8 @@ def _logged_values(path: str, value: list):
             yield f"{path}[{i}]", item
         elif isinstance(item, dict):
             yield from ((f"{path}[{i}][{k!r}]", t) for k, t in list(item.items())[:MAX_ITEMS] if isinstance(t, torch.Tensor))
+        elif isinstance(item, tuple):  # a transition (`self.data.append((r, prob[a]))`)
+            yield from ((f"{path}[{i}][{j}]", t) for j, t in enumerate(item) if isinstance(t, torch.Tensor))
 
 
 def _tensors_only(value) -> bool:

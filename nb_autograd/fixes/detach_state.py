@@ -42,6 +42,13 @@ def statement_code(tree, scope, line: int, names, as_tuple: bool | None = None, 
     if len(names) > 1:
         return f"{', '.join(names)} = {', '.join(f'{n}.detach()' for n in names)}"
     name = names[0]
+    helper = _own_helper(tree)
+    if helper is not None:  # the program's own `repackage_hidden(h)`: it knows how the state nests
+        code = f"{name} = {helper}({name})"
+        values = [v for v in _assignments(tree, name) if not tree.inside(v, scope)]
+        if not after and any(isinstance(v, cst.Name) and v.value == "None" for v in values):
+            return f"if {name} is not None:\n    {code}"
+        return code
     callees = [dotted(c.func) or "" for c in calls_in(stmt)]
     values = [v for v in _assignments(tree, name) if not tree.inside(v, scope)]
     if as_tuple is None and (any(_TUPLE_STATE.search(c) for c in callees) or any(isinstance(v, cst.Tuple) for v in values)):
@@ -55,6 +62,18 @@ def statement_code(tree, scope, line: int, names, as_tuple: bool | None = None, 
     if not after and any(isinstance(v, cst.Name) and v.value == "None" for v in values):
         return f"if {name} is not None:\n    {code}"  # the first batch starts with no state
     return code
+
+
+_HELPER = re.compile(r"^(repackage_hidden|repackage_state|detach_hidden|detach_state|repackage)$")
+
+
+def _own_helper(tree) -> str | None:
+    """A one-argument function of the program written to detach a state however it nests
+    (word_language_model's and ON-LSTM's `repackage_hidden`)."""
+    for node in tree.positions:
+        if isinstance(node, cst.FunctionDef) and _HELPER.match(node.name.value) and len(node.params.params) == 1:
+            return node.name.value
+    return None
 
 
 def _where(tree, line: int, loop_line: int, backward_line: int | None):

@@ -70,3 +70,38 @@ def test_a_list_only_a_hook_closes_over_is_a_stale_holder_and_the_store_is_named
 def test_a_reassigned_buffer_is_a_holder():
     _, holders = _holders(BUFFER)
     assert holders["model.history"].reaches_stale
+
+
+TRANSITIONS = """\
+import torch
+torch.manual_seed(0)
+
+
+class Policy(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.data = []
+        self.fc = torch.nn.Linear(4, 2)
+
+    def put_data(self, item):
+        self.data.append(item)
+
+    def train_net(self):
+        for r, prob in self.data[::-1]:
+            (-torch.log(prob) * r).backward()
+
+
+pi = Policy()
+for episode in range(2):
+    for t in range(3):
+        prob = torch.softmax(pi.fc(torch.randn(4)), 0)
+        pi.put_data((1.0, prob[0]))
+    pi.train_net()
+"""
+
+
+def test_a_list_of_transitions_a_module_keeps_is_a_stale_holder():
+    # the REINFORCE buffer never emptied (minimalRL#1): the second episode reaches the first's graphs
+    report, holders = _holders(TRANSITIONS)
+    assert any(path.startswith("pi.data[") and h.stale for path, h in holders.items()), list(holders)
+    assert report.top.cause == "tensor_reused_across_iterations"

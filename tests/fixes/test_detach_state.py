@@ -94,3 +94,12 @@ def test_an_output_computed_from_the_state_in_the_return_has_the_cut_at_the_top(
     first, second = once.splitlines()[2:4]
     assert first.startswith("        self.h = ") and first.endswith("self.h.detach()")
     assert second == "        self.h = torch.tanh(self.i2h(x) + self.h)"
+
+
+def test_the_programs_own_repackage_helper_is_used_when_it_has_one():
+    src = ("def repackage_hidden(h):\n    if isinstance(h, torch.Tensor):\n        return h.detach()\n"
+           "    return tuple(repackage_hidden(v) for v in h)\n"
+           "hidden = [(z, z), (z, z)]\nfor b in range(3):\n    # step\n    out, hidden = model(x, hidden)\n")
+    out = detach_state(src, loop_line=6, line=8, names=("hidden",))
+    assert "    hidden = repackage_hidden(hidden)\n    # step\n" in out
+    assert "s.detach() for s in hidden" not in out

@@ -102,7 +102,9 @@ def _feeds_a_backward(ev: Evidence, name: str) -> bool:
     for a in sorted(ev.code.assigns, key=lambda a: a.line):
         if a.reads & made:
             made |= set(a.targets)
-    return any(b.names & made for b in ev.code.backwards)
+    # `losses[-1].backward()` each step frees one entry; the entries before it stay kept
+    return any(b.names & made and not (b.names == {name} and b.receiver.startswith(name + "["))
+               for b in ev.code.backwards)
 
 
 def _backward_after_its_loop(ev: Evidence, name: str) -> bool:
