@@ -35,9 +35,11 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(re.findall(r"[A-Za-z_]\w*", text))
 
 
-def scan_holders(namespace: dict, idents: frozenset[str], origin, ranges) -> list[KeptGraph]:
+def scan_holders(namespace: dict, idents: frozenset[str], origin, ranges, current: tuple | None = None) -> list[KeptGraph]:
     """Names of the cell holding graphs that span SPAN or more iterations of one line, unless
-    one backward went through them (a loss summed over the loop, then backpropagated)."""
+    one backward went through them (a loss summed over the loop, then backpropagated).
+    `current`: the (lowest, highest) node id of the backward about to run; a name holding only
+    nodes of that graph (the step's own `loss`, `out`) is not walked (sampled mid-loop)."""
     groups: dict[str, list] = {}
     for name, value in list(namespace.items()):
         if name in idents and not name.startswith("_"):
@@ -48,6 +50,8 @@ def scan_holders(namespace: dict, idents: frozenset[str], origin, ranges) -> lis
     out = []
     for path, roots in groups.items():
         ids = {r._sequence_nr() for r in roots}
+        if current is not None and all(current[0] <= i <= current[1] for i in ids):
+            continue
         per_line: dict[int, set[int]] = {}
         nodes = size = 0
         oldest = NO_SEQ

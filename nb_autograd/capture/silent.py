@@ -213,7 +213,8 @@ class Timeline:
         while frame is not None:
             code = frame.f_code
             if code is self.top_code or functions and code.co_filename == self.filename and code.co_name != "<module>":
-                for kept in scan_holders(frame.f_locals, idents, self.origin, self.ranges):
+                current = self.ranges[-1] if code is self.top_code else None  # the step's own loss: not walked
+                for kept in scan_holders(frame.f_locals, idents, self.origin, self.ranges, current):
                     self.sampled[kept.path] = kept
             if code is self.top_code:
                 break
