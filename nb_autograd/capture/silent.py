@@ -84,15 +84,6 @@ def measure(roots, since: int) -> tuple[list, int, int, int, bool]:
     return nodes, bisect_right(seqs, since, 0, made), low, high, len(nodes) > WALK_LIMIT  # past the limit: not read
 
 
-def _sampled_call(n: int) -> bool:
-    """Holders are sampled on calls 2^k and (in the cell's own frame) 3 * 2^k: a total emptied
-    every 2^j steps is empty on every call 2^k, not on the calls between. (A function's frame
-    only on 2^k: mid-call, a rollout's own steps can look like iterations kept.)"""
-    if n % 3 == 0:
-        n //= 3
-    return n & (n - 1) == 0
-
-
 def _next_walk(events: list) -> int:
     """How many calls a site will have made when it is next walked (it just was); the calls
     before are sized as its last. Sized as last: its last two calls reached no older node and
@@ -183,7 +174,10 @@ class Timeline:
             self._backwards += 1
             self._last_backward = event[1]
         n = len(events)
-        if n > SPAN and self.origin is not None and _sampled_call(n):
+        # holders are sampled on calls 2^k and (the cell's own frame) 3 * 2^k: a total emptied
+        # every 2^j steps is empty on each call 2^k; a function's frame only on 2^k (mid-call, a
+        # rollout's own steps can look like iterations kept). Inline: this runs on every backward.
+        if n > SPAN and self.origin is not None and (n & (n - 1) == 0 or n % 3 == 0 and (n // 3) & (n // 3 - 1) == 0):
             self._sample_holders(sys._getframe(1), functions=n & (n - 1) == 0)
 
     def _site(self, stack: tuple) -> _Site:

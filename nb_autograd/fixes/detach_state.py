@@ -43,17 +43,13 @@ def statement_code(tree, scope, line: int, names, as_tuple: bool | None = None, 
         return f"{', '.join(names)} = {', '.join(f'{n}.detach()' for n in names)}"
     name = names[0]
     helper = _own_helper(tree)
-    if helper is not None:  # the program's own `repackage_hidden(h)`: it knows how the state nests
-        code = f"{name} = {helper}({name})"
-        values = [v for v in _assignments(tree, name) if not tree.inside(v, scope)]
-        if not after and any(isinstance(v, cst.Name) and v.value == "None" for v in values):
-            return f"if {name} is not None:\n    {code}"
-        return code
     callees = [dotted(c.func) or "" for c in calls_in(stmt)]
     values = [v for v in _assignments(tree, name) if not tree.inside(v, scope)]
     if as_tuple is None and (any(_TUPLE_STATE.search(c) for c in callees) or any(isinstance(v, cst.Tuple) for v in values)):
         as_tuple = True
-    if as_tuple:
+    if helper is not None:  # the program's own `repackage_hidden(h)`: it knows how the state nests
+        code = f"{name} = {helper}({name})"
+    elif as_tuple:
         code = f"{name} = tuple(s.detach() for s in {name})"
     elif as_tuple is None and not any(_TENSOR_STATE.search(c) for c in callees):  # a user's model: either
         code = f"{name} = tuple(s.detach() for s in {name}) if isinstance({name}, tuple) else {name}.detach()"

@@ -24,9 +24,8 @@ def detach_statistics(source: str, lines: tuple[int, ...]) -> str | None:
         function = tree.enclosing(stmt, cst.FunctionDef)
         # tensors of this step: what the method computed itself (`mean, var = x.mean(0), x.var(0)`),
         # not its arguments (`decay`) or settings (`self.momentum`)
-        made = {n for a in facts_of([function]).assigns for n in a.targets} if function else set()
-        keyed = {t.split("[")[0] for a in facts_of([function]).assigns for t in a.targets
-                 if "['" in t or '["' in t} if function else set()  # `log['prediction'] = ...`: a dict
+        made = {t for a in facts_of([function]).assigns for t in a.targets} if function else set()
+        keyed = {t.split("[")[0] for t in made if "['" in t or '["' in t}  # `log['prediction'] = ...`: a dict
         text = code_of(stmt)
         done = {n for n in keyed if text.count(n + ".items()") == len(re.findall(rf"\b{n}\b", text))}  # detached already
         step = tuple(sorted(n for n in read & made if "." not in n and n not in done))
