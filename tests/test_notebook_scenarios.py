@@ -64,6 +64,10 @@ SCENARIOS = {
     "out_of_order": Scenario(
         (SETUP, "loss = F.mse_loss(model(x), y)", "loss.backward()", "print('done')"),
         (0, 1, 2, 3, 2), "double_backward", ("c1", 1)),
+    "update_cell_rerun_after_reinitialising": Scenario(  # the d2l scratch loop: `l.sum().backward()` makes a new root each run
+        (SETUP, "w = torch.zeros(4, 1, requires_grad=True)", "l = (x @ w - y) ** 2",
+         "l.sum().backward()\nwith torch.no_grad():\n    w -= 0.1 * w.grad\n    w.grad.zero_()"),
+        (0, 1, 2, 3, 1, 3), "double_backward", ("c2", 1)),
     "running_total_grown_in_another_cell": Scenario(
         (SETUP, "total = 0",
          "for step in range(3):\n    total = total + F.mse_loss(model(x), y)\n    opt.zero_grad()\n    total.backward()\n    opt.step()"),

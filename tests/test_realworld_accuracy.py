@@ -21,9 +21,9 @@ if not hasattr(accuracy, "evaluate"):
     spec.loader.exec_module(accuracy)
 
 FLOORS = {  # counts reached on the tuning part; raise them as the rules improve, never lower them
-    "family_a": {"cause": 55, "line": 38, "fix_runs_clean": 45, "fix_matches_expert": 35},
-    "family_b": {"cause": 22, "line": 18, "fix_runs_clean": 19, "fix_matches_expert": 16},
-    "family_c": {"cause": 20, "line": 17, "fix_runs_clean": 16, "fix_matches_expert": 16},
+    "family_a": {"cause": 59, "line": 40, "fix_runs_clean": 49, "fix_matches_expert": 36},
+    "family_b": {"cause": 23, "line": 19, "fix_runs_clean": 20, "fix_matches_expert": 17},
+    "family_c": {"cause": 21, "line": 18, "fix_runs_clean": 17, "fix_matches_expert": 17},
 }
 TARGETS = {"family_a": {"cause": 0.95, "line": 0.9, "fix_runs_clean": 0.9, "fix_matches_expert": 0.85},
            "family_b": {"fix_runs_clean": 0.9, "fix_matches_expert": 0.75},

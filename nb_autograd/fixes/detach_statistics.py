@@ -12,6 +12,10 @@ from .add_detach import add_detach_each
 from .cst import code_of, facts_of, load
 
 
+# a count, not a tensor (`total_samples += batch_size`): nothing to detach
+COUNT = re.compile(r"(^|_)(n|num|count|size|samples|steps?|bs|idx|i|j|k)$")
+
+
 def detach_statistics(source: str, lines: tuple[int, ...]) -> str | None:
     tree = load(source)
     edits = []
@@ -28,8 +32,8 @@ def detach_statistics(source: str, lines: tuple[int, ...]) -> str | None:
         keyed = {t.split("[")[0] for t in made if "['" in t or '["' in t}  # `log['prediction'] = ...`: a dict
         text = code_of(stmt)
         done = {n for n in keyed if text.count(n + ".items()") == len(re.findall(rf"\b{n}\b", text))}  # detached already
-        step = tuple(sorted(n for n in read & made if "." not in n and n not in done))
-        if not step:
-            return None
-        edits.append((line, step, True, keyed & set(step)))
-    return add_detach_each(source, edits)
+        grown = {t for a in facts.assigns for t in a.targets}  # the total itself is not a tensor of this step
+        step = tuple(sorted(n for n in (read & made) - grown if "." not in n and n not in done and not COUNT.search(n)))
+        if step:
+            edits.append((line, step, True, keyed & set(step)))
+    return add_detach_each(source, edits) if edits else None

@@ -19,7 +19,9 @@ def init_under_no_grad(source: str, lines: tuple[int, ...]) -> str | None:
         return None  # already under a `with`
     body = list(block.body)
     first, last = picked[0], picked[-1]
-    inner = [body[first].with_changes(leading_lines=())] + body[first + 1:last + 1]
+    inner = [body[first].with_changes(leading_lines=())] + [  # a blank line inside stays blank, not indented
+        st.with_changes(leading_lines=[l.with_changes(indent=False) if l.comment is None else l for l in st.leading_lines])
+        for st in body[first + 1:last + 1]]
     wrapped = cst.With(items=[cst.WithItem(expr("torch.no_grad()"))], body=cst.IndentedBlock(body=inner),
                        leading_lines=body[first].leading_lines)
     return with_body(tree, block, body[:first] + [wrapped] + body[last + 1:])

@@ -41,8 +41,20 @@ def inline_helper(source: str, line: int, function: str) -> str | None:
     stmt = fn and tree.statement(line)
     calls = [c for c in calls_in(stmt) if isinstance(c.func, cst.Name) and c.func.value == function] if stmt else []
     returned = fn and _returned(fn)
-    if len(calls) != 1 or returned is None or (bound := _bound(fn, calls[0])) is None:
+    if not calls or returned is None:
         return None
+    inlined = {}
+    for call in calls:  # `info_nce(encode(x1), encode(x2))`: every call of the helper in the statement
+        bound = _bound(fn, call)
+        if bound is None:
+            return None
+        inlined[call] = _atom(swap(returned, _arguments_in(returned, bound)))
+    return tree.replace(stmt, swap(stmt, inlined))
+
+
+def _arguments_in(returned: cst.BaseExpression, bound: dict) -> dict:
+    """Each parameter name in the returned expression -> its argument, parenthesised unless it
+    is a whole call argument there."""
     uses: dict = {}  # parameter Name node -> (argument, needs no parentheses there)
 
     class _Params(cst.CSTVisitor):
@@ -59,8 +71,7 @@ def inline_helper(source: str, line: int, function: str) -> str | None:
             return False
 
     returned.visit(_Params())
-    mapping = {n: v if bare else _atom(v) for n, (v, bare) in uses.items()}
-    return tree.replace(stmt, swap(stmt, {calls[0]: _atom(swap(returned, mapping))}))
+    return {n: v if bare else _atom(v) for n, (v, bare) in uses.items()}
 
 
 def _atom(node: cst.BaseExpression) -> cst.BaseExpression:

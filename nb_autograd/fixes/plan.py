@@ -12,7 +12,7 @@ from .cst import parses, unified_diff
 
 KINDS = ("add_detach", "detach_state", "wrap_no_grad", "move_backward_after_loop", "use_item",
          "sum_losses", "detach_shared", "remove_repeated_backward", "add_retain_graph", "move_into_loop",
-         "add_create_graph", "recompute_cached", "use_item_per_key", "reset_total", "clear_after_backward",
+         "add_create_graph", "recompute_cached", "use_item_per_key", "reset_total", "reset_in_function", "clear_after_backward",
          "sum_loop_backward", "collect_loop_losses", "read_stored_grads", "copy_into_loop", "reset_module_state", "reset_before_accumulating",
          "assign_detach", "recompute_shared", "reinit_state", "parameter_in_forward", "detach_stores", "clear_module_cache",
          # family C
@@ -20,7 +20,7 @@ KINDS = ("add_detach", "detach_state", "wrap_no_grad", "move_backward_after_loop
          # family B
          "out_of_place", "clone_before_write", "move_step_after_backward", "recompute_after_step", "remove_no_grad",
          "keep_in_graph", "unfreeze", "add_requires_grad", "init_under_no_grad", "reduce_to_scalar",
-         "detach_numpy", "to_device", "inline_helper", "loss_from_scores", "clear_cache_on_train", "wrap_enable_grad",
+         "detach_numpy", "numpy_to_torch", "to_device", "inline_helper", "loss_from_scores", "clear_cache_on_train", "wrap_enable_grad",
          # distributed
          "set_call_keyword")
 

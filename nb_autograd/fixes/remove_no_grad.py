@@ -37,7 +37,9 @@ def _drop_grad_off(tree, line: int) -> str | None:
     return with_body(tree, block, list(block.body[:i]) + rest)
 
 
-def remove_no_grad(source: str, with_line: int) -> str | None:
+def remove_no_grad(source: str, with_line: int, from_line: int | None = None) -> str | None:
+    """`from_line`: only the block's statements from that line on leave it (the loss computed
+    after a manual update), the ones above stay under no_grad."""
     tree = load(source)
     if tree and tree.statement(with_line, cst.With) is None:
         return _undecorate(tree, with_line) or _drop_grad_off(tree, with_line)
@@ -47,5 +49,11 @@ def remove_no_grad(source: str, with_line: int) -> str | None:
         return None
     block, i = where
     inner = list(stmt.body.body)
+    if from_line is not None:
+        start = next((k for k, st in enumerate(inner) if tree.line(st) >= from_line), None)
+        if not start:  # nothing above it stays under no_grad (or nothing from there): not a split
+            return None
+        kept = stmt.with_changes(body=stmt.body.with_changes(body=inner[:start]))
+        return with_body(tree, block, list(block.body[:i]) + [kept] + inner[start:] + list(block.body[i + 1:]))
     inner[0] = inner[0].with_changes(leading_lines=stmt.leading_lines)
     return with_body(tree, block, list(block.body[:i]) + inner + list(block.body[i + 1:]))

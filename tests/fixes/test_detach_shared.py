@@ -18,3 +18,9 @@ def test_idempotent():
     once = detach_shared(SRC, name="fake", lines=(2, 3))
     assert detach_shared(once, name="fake", lines=(2, 3)) is None
     assert detach_shared(SRC, name="other", lines=(2, 3)) is None
+
+
+def test_every_shared_tensor_the_first_loss_reads_is_detached():
+    src = SRC.replace("fake = G(z)\n", "fake, fake2 = G(z), G(w)\n").replace("D(fake), zeros", "D(cat(fake, fake2)), zeros")
+    got = detach_shared(src, name="fake", lines=(2, 3), also=("fake2",))
+    assert "D(cat(fake.detach(), fake2.detach())), zeros" in got and "bce(D(fake), ones)" in got

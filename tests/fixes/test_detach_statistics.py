@@ -40,3 +40,11 @@ assert all(l["loss"].grad_fn is not None for l in logs)
     assert "self.outputs.append({k: v.detach() if torch.is_tensor(v) else v for k, v in log.items()})" in fixed
     exec(compile(fixed, "<fixed>", "exec"), {})
     assert detach_statistics(fixed, (11,)) is None  # applied once: nothing left to detach
+
+
+def test_a_count_grown_beside_the_totals_is_not_detached():
+    src = ("def epoch(batches, step):\n    total, seen = {}, 0\n    for batch_size, x in batches:\n"
+           "        for name, val in step(x).items():\n            total[name] += val * batch_size\n"
+           "        seen += batch_size\n    return total, seen\n")
+    out = detach_statistics(src, lines=(5, 6))
+    assert "val.detach() * batch_size" in out and "seen += batch_size\n" in out

@@ -1,6 +1,8 @@
 """A leaf tensor that requires grad (a parameter) was changed in place while autograd records."""
 from __future__ import annotations
 
+import re
+
 from ...evidence import Evidence
 from ...evidence.errors import read_errors
 from ...fixes.plan import plan
@@ -108,12 +110,41 @@ fc(torch.randn(3, 4)).sum().backward()
 
 
 def _run(ev: Evidence, ops) -> tuple[int, ...]:
-    """The failing write and the in-place writes right below it (`w -= ...; b -= ...`)."""
+    """The failing write and the in-place writes right below it (`w -= ...; b -= ...`), and the
+    same writes into another module's parameters a few set-up lines further down
+    (`conv.weight[:] = W` after `cconv.weight[:] = W`), when nothing between them trains."""
     lines = {op.line for op in ops}
     run = [ev.line]
     while run[-1] + 1 in lines:
         run.append(run[-1] + 1)
+    attrs = {_last_attr(op.text) for op in ops if op.line in run}
+    indent = _indent(ev, ev.line)
+    for op in sorted((o for o in ops if o.line > run[-1]), key=lambda o: o.line):
+        between = [ev.code.line_text(l) for l in range(run[-1] + 1, op.line)]
+        if _last_attr(op.text) not in attrs or any(TRAINS.search(t) for t in between) or \
+                _indent(ev, op.line) != indent or ev.code.function_at(op.line) is not ev.code.function_at(ev.line):
+            break
+        run.append(op.line)
     return tuple(run)
+
+
+TRAINS = re.compile(r"backward|\.step\(|\bloss\b|^(for|while|if|with|def|class|else|elif|try|except)\b")
+
+
+def _last_attr(statement: str) -> str:
+    return _written(statement).rpartition(".")[2]
+
+
+def _indent(ev: Evidence, line: int) -> int:
+    text = ev.code.lines[line - 1] if 0 < line <= len(ev.code.lines) else ""
+    return len(text) - len(text.lstrip())
+
+
+def _written(statement: str) -> str:
+    """What an assignment writes into, without its last index (`model.layer[2].weight[:, pos] -= d`
+    -> `model.layer[2].weight`): the leaf, as the code names it."""
+    target = re.split(r"\s*(?:[-+*/@]|//|\*\*)?=(?!=)", statement, maxsplit=1)[0].strip()
+    return re.sub(r"\[[^\[\]]*\]$", "", target) or "?"
 
 
 def match(ev: Evidence) -> Hit | None:
@@ -122,8 +153,8 @@ def match(ev: Evidence) -> Hit | None:
     ops = read_errors(ev.capture.source).inplace
     here = [op for op in ops if op.line == ev.line]
     op = here[0] if here else None
-    name = op.target if op else "?"
     text_ = op.text if op else ev.code.line_text(ev.line)
+    name = (op.target or _written(text_)) if op else "?"
     grads = f"{name}.grad" in text_ or "grad" in text_
     variant = "update" if grads and op and op.kind == "augassign" else "view" if ev.symptom.get("view") else ""
     run = _run(ev, ops)

@@ -76,6 +76,29 @@ def _detached_locals(ev: Evidence, inside) -> dict[str, int]:
     return cut_at
 
 
+def _helper_in_module(ev: Evidence, cut: CutSite) -> bool:
+    """The no_grad helper lives in a user module the notebook imports, not in its cells."""
+    if not ev.joined:
+        return False
+    piece = ev.program.piece_at(cut.line)
+    return piece is not None and piece.source.file is not None and piece is not ev.program.piece_at(cut.call_line)
+
+
+def _made_in_update_block(ev: Evidence, with_line: int) -> int | None:
+    """`with torch.no_grad(): abc -= abc.grad * lr; loss = quad_mae(abc)`: the backpropagated
+    name is assigned inside a no_grad block that also updates tensors in place (a manual SGD
+    step). The line that assigns it, else None."""
+    site = ev.backward_site
+    if site is None or ev.line is None:
+        return None
+    updates = [op.line for op in read_errors(ev.capture.source).inplace if no_grad_with(ev, op.line) == with_line]
+    for name in (n for n in sorted(site.names) if "." not in n):
+        made = [a.line for a in ev.code.assigns_to(name) if a.line < ev.line and no_grad_with(ev, a.line) == with_line]
+        if made and any(u < max(made) for u in updates):
+            return max(made)
+    return None
+
+
 def _no_grad_forward(ev: Evidence, facts) -> int | None:
     """The `@torch.no_grad()` over a module's forward the runtime found in the model, when the
     program trains a tensor of its own through it (an input being optimised): nothing the
@@ -119,10 +142,14 @@ def match(ev: Evidence) -> Hit | None:
         return Hit(CAUSE, caller, 0.9, variant="called_under_no_grad", facts=_facts(ev, caller, ev.code.line_text(caller)),
                    related=(("backward", ev.line),))
     cut = _hook_detaches(ev) or find_cut(ev, facts)
+    made = _made_in_update_block(ev, cut.line) if cut is not None and cut.kind == "no_grad" else None
+    if made is not None:  # the update belongs under no_grad, the loss computed beside it does not
+        return Hit(CAUSE, made, 0.9, variant="made_in_update_block",
+                   facts=_facts(ev, made, cut.text, with_line=str(cut.line)), related=(("backward", ev.line), ("no_grad", cut.line)))
     if cut is not None:
         line = cut.line
-        if cut.kind == "no_grad_function" and ev.joined and ev.program.piece_at(cut.line) is not ev.program.piece_at(cut.call_line):
-            line = cut.call_line  # a module's inference helper (`model.encode`): the call is what to change
+        if cut.kind == "no_grad_function" and _helper_in_module(ev, cut):
+            line = cut.call_line  # a user module's inference helper (`model.encode`): the call is what to change
         return Hit(CAUSE, line, 0.9, variant=cut.kind,
                    facts=_facts(ev, line, cut.text, function=cut.function, call_line=str(cut.call_line), no_grad_line=str(cut.line),
                                 edits=",".join(map(str, cut.edit_lines)), names=",".join(cut.names)),
@@ -148,7 +175,9 @@ def match(ev: Evidence) -> Hit | None:
 
 def plans(hit: Hit, ev: Evidence) -> list:
     line, plans = hit.line, []
-    if hit.variant in ("no_grad", "grad_off"):
+    if hit.variant == "made_in_update_block":
+        plans.append(plan("remove_no_grad", with_line=int(hit.fact("with_line")), from_line=line))
+    elif hit.variant in ("no_grad", "grad_off"):
         plans.append(plan("remove_no_grad", with_line=line))
     elif hit.variant == "called_under_no_grad":
         plans.append(plan("wrap_enable_grad", line=line))
@@ -164,8 +193,9 @@ def plans(hit: Hit, ev: Evidence) -> list:
     elif hit.variant == "no_grad_function":
         # at the call first: the helper keeps serving evaluation without a graph
         plans.append(plan("inline_helper", line=int(hit.fact("call_line")), function=hit.fact("function")))
-        if ev.code.line_text(line).lstrip().startswith(("with ", "@")):  # a decorator: the helper trains too
-            plans.append(plan("remove_no_grad", with_line=line))
+        no_grad_line = int(hit.fact("no_grad_line"))
+        if ev.code.line_text(no_grad_line).lstrip().startswith(("with ", "@")):  # a decorator: the helper trains too
+            plans.append(plan("remove_no_grad", with_line=no_grad_line))
     elif hit.variant == "indices":  # argmax'ed predictions: the loss must read the scores
         edits = [int(x) for x in hit.fact("edits").split(",") if x]
         later = [l for l in edits if l > line]

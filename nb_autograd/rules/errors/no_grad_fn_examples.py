@@ -331,6 +331,29 @@ for targets in (torch.randn(2, 1), torch.zeros(0, 1)):
     loss.backward()
     opt.step()
 """),
+    Example(code="""\
+import torch
+w = torch.randn(3, requires_grad=True)
+x = torch.randn(5, 3)
+loss = (x @ w).pow(2).mean()
+loss.backward()
+with torch.no_grad():
+    w -= 0.1 * w.grad
+    loss = (x @ w).pow(2).mean()
+w.grad.zero_()
+loss.backward()
+""", line=8, note="the next loss computed inside the manual update's no_grad block (fastai course22#58)", fixed="""\
+import torch
+w = torch.randn(3, requires_grad=True)
+x = torch.randn(5, 3)
+loss = (x @ w).pow(2).mean()
+loss.backward()
+with torch.no_grad():
+    w -= 0.1 * w.grad
+loss = (x @ w).pow(2).mean()
+w.grad.zero_()
+loss.backward()
+"""),
 ) + RUNTIME_BAD
 
 GOOD = (

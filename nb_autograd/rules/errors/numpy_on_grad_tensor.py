@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import ast
 
+import libcst
+
 from ...evidence import Evidence
 from ...fixes.plan import plan
 from ..base import Hit
@@ -71,6 +73,21 @@ def logged_totals(ev: Evidence) -> list:
             and not set(a.targets) & losses and a.line != ev.line]
 
 
+def _model_math(ev: Evidence, call: str) -> bool:
+    """NumPy math (`np.sum(final, 0)`) written in a module's `forward`, with a torch twin: the
+    model computes with it, so its result must keep the graph, not lose it."""
+    from ...fixes.numpy_to_torch import torch_twin
+
+    function = ev.code.function_at(ev.line)
+    if function is None or function.name not in ("forward", "__call__"):
+        return False
+    try:
+        node = libcst.parse_expression(call)
+    except libcst.ParserSyntaxError:
+        return False
+    return isinstance(node, libcst.Call) and torch_twin(node) is not None
+
+
 def match(ev: Evidence) -> Hit | None:
     if ev.line is None:
         return None
@@ -82,6 +99,8 @@ def match(ev: Evidence) -> Hit | None:
         return Hit(CAUSE, total.line, 0.95, facts=(*facts[:3], ("line", str(total.line)), ("name", total.targets[0]),
                                                    ("convert_line", str(ev.line))),
                    related=(("convert", ev.line),), variant="logged_total")
+    if variant == "implicit" and _model_math(ev, expr):  # part of what the model computes: it must stay a tensor
+        return Hit(CAUSE, ev.line, 0.95, facts=facts, variant="model_math")
     passed, origin = _traced(ev, arg) if variant == "implicit" and ev.failure else (None, None)
     at = passed.line if passed else ev.line
     if origin is not None and origin.kind == "stores":  # a log of losses, each still holding its step's graph
@@ -106,6 +125,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
     if hit.variant == "logged_list":
         stores = tuple((int(l), n) for l, n in (x.split(":", 1) for x in hit.fact("stores").split(";")))
         return [plan("detach_stores", title="detach_logged", stores=stores)]
+    if hit.variant == "model_math":
+        return [plan("numpy_to_torch", line=hit.line)]
     if hit.variant == "made_with_grad":
         return [plan("add_detach", line=hit.line)]
     return list([plan("detach_numpy", line=hit.line, arg=hit.fact("arg") or None)])

@@ -216,6 +216,43 @@ attn = Attention()
 attn(torch.randn(2, 4))
 show(attn.alphas[0])
 """),
+    Example(code="""\
+import numpy as np
+import torch
+
+class Propagate(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        layers = [x]
+        for _ in range(2):
+            x = self.lin(x)
+            layers.append(x)
+        return np.sum(layers, 0) / 3
+
+out = Propagate()(torch.randn(5, 4))
+out.pow(2).mean().backward()
+""", line=14, note="NumPy math in forward: the model's own result (DHCN#8)", fixed="""\
+import numpy as np
+import torch
+
+class Propagate(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        layers = [x]
+        for _ in range(2):
+            x = self.lin(x)
+            layers.append(x)
+        return torch.sum(torch.stack(layers), 0) / 3
+
+out = Propagate()(torch.randn(5, 4))
+out.pow(2).mean().backward()
+"""),
 )
 
 GOOD = (

@@ -38,6 +38,20 @@ def _added_to_after_backward(ev: Evidence) -> tuple[str, int, int, int] | None:
     return name, min(a.line for a in between), max(init), first
 
 
+def _global_total(ev: Evidence, name: str, line: int):
+    """(its initialisation, the function) for a total the function holding the backward declares
+    `global`, adds to at `line` and never assigns afresh; None otherwise."""
+    function = ev.code.function_at(line)
+    if function is None or ev.line is None or not function.line <= ev.line <= function.end_line \
+            or not ev._declared_global(name, function.line, function.end_line):
+        return None
+    inside = [a for a in ev.code.assigns_to(name) if function.line < a.line <= function.end_line]
+    outside = [a.line for a in ev.code.assigns_to(name) if not a.accumulates and a.line < function.line]
+    if any(not a.accumulates for a in inside) or not outside:
+        return None
+    return max(outside), function
+
+
 def match(ev: Evidence) -> Hit | None:
     site = ev.backward_site
     again = _added_to_after_backward(ev)
@@ -61,6 +75,13 @@ def match(ev: Evidence) -> Hit | None:
     name = hit[0]
     if ev.has_runtime_staleness and ev.holder(name) is not None and not ev.reaches_stale(name):
         return None
+    kept = _global_total(ev, name, accumulators[name])
+    if kept is not None:  # never started afresh: each call adds to the one total set up outside
+        init, function = kept
+        return Hit(CAUSE, init, 0.9, facts=(("name", name), ("line", str(init)), ("add_line", str(accumulators[name])),
+                                            ("backward_line", str(site.line)), ("function", function.name),
+                                            ("function_line", str(function.line))),
+                   related=(("add", accumulators[name]), ("backward", site.line)), variant="global_total")
     return Hit(CAUSE, accumulators[name], 0.9,
                facts=(("name", name), ("line", str(accumulators[name])), ("backward_line", str(site.line))),
                related=(("backward", site.line),))
@@ -76,6 +97,9 @@ def plans(hit: Hit, ev: Evidence) -> list:
     from ...fixes.plan import plan
 
     name, backward_line = hit.fact("name"), int(hit.fact("backward_line"))
+    if hit.variant == "global_total":
+        return [plan("reset_in_function", name=name, init_line=hit.line, function_line=int(hit.fact("function_line")),
+                     facts={"name": name, "function": hit.fact("function")})]
     if hit.variant == "added_after_backward":
         return [plan("reset_before_accumulating", line=hit.line, name=name, init_line=int(hit.fact("init_line")),
                      first_line=int(hit.fact("first_line")), facts={"name": name})]

@@ -250,6 +250,39 @@ for step in range(2):
     loss.backward()
     opt.step()
 """),
+    Example(code="""\
+import torch
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loss = 0
+
+def train(x):
+    global loss
+    for row in x:
+        loss += model(row).pow(2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+
+for _ in range(2):
+    train(torch.randn(4, 3))
+""", line=4, note="a total declared global in the function that backpropagates it (char-RNN tutorial variant)", fixed="""\
+import torch
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loss = 0
+
+def train(x):
+    loss = 0
+    for row in x:
+        loss += model(row).pow(2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+
+for _ in range(2):
+    train(torch.randn(4, 3))
+"""),
 )
 
 GOOD = (

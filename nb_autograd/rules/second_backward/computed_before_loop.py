@@ -61,11 +61,45 @@ def match(ev: Evidence) -> Hit | None:
     if not candidates:
         return None
     name, line = candidates[-1]
+    given = given_to_constructor(ev, line)
+    if given is not None:  # the constructor only keeps what its caller made: that is where it was computed
+        name, line = given
     if one_update_of_several_losses(ev, line):
         return None  # a shared subgraph: the losses of one update each got a backward
     return Hit(CAUSE, line, score, facts=(("name", name), ("line", str(line)), ("loop_line", str(ev.loop.line)),
                                           ("backward_line", str(ev.line))),
                related=(("loop", ev.loop.line), ("backward", ev.line)))
+
+
+def given_to_constructor(ev: Evidence, line: int) -> tuple[str, int] | None:
+    """`self.pe = position_embedding` in a class's `__init__`: (the argument, the line that made
+    it) where the one call of the class passes it (`Classifier(blocks, position_embedding)`
+    after `position_embedding = nn.Embedding(...)(positions)`)."""
+    a = next((a for a in ev.code.assigns if a.line == line), None)
+    f = ev.code.function_at(line)
+    if a is None or f is None or f.name != "__init__" or a.call or len(a.reads) != 1 or not 0 < f.line <= len(ev.code.lines):
+        return None
+    (param,) = a.reads
+    header = next((m for text in reversed(ev.code.lines[:f.line - 1]) for m in [re.match(r"class\s+(\w+)", text)] if m), None)
+    if param not in f.params[1:] or header is None:
+        return None
+    cls = header.group(1)
+    calls = [c for c in ev.code.calls if c.func == cls or c.func.endswith("." + cls)]
+    if len(calls) != 1:
+        return None
+    index = f.params.index(param) - 1
+    arg = dict(calls[0].keywords).get(param) or (calls[0].args[index] if index < len(calls[0].args) else None)
+    made = [b for b in ev.code.assigns_to(arg) if b.line < calls[0].line] if arg and arg.isidentifier() else []
+    last = max(made, key=lambda b: b.line) if made else None
+    if last is None or last.detached or last.no_grad or ev.code.function_at(last.line) is not ev.code.function_at(calls[0].line):
+        return None
+    return arg, last.line
+
+
+def made_on_the_spot(a) -> bool:
+    """`nn.Embedding(n, d)(positions)`: the output of a module built right there (and never
+    trained), like a derived parameter: computed once, not kept from a step."""
+    return a.call is None and any("." in r and r.rpartition(".")[2][:1].isupper() for r in a.reads)
 
 
 def one_update_of_several_losses(ev: Evidence, line: int) -> bool:
@@ -98,6 +132,16 @@ def trained_by_optimizer(ev: Evidence, reads) -> bool | None:
     return any(r == t or r.startswith(t + ".") for r in _maximal(reads) for t in trained)
 
 
+def _global_reads(ev: Evidence, made) -> frozenset[str]:
+    """What `made` reads, less the locals of its function (`model` made by `clip.load` inside
+    `__init__` is not the notebook's `model` the optimizer trains)."""
+    f = ev.code.function_at(made.line)
+    if f is None:
+        return made.reads
+    local = {t for b in ev.code.assigns if f.line < b.line <= f.end_line for t in b.targets} | set(f.params)
+    return frozenset(r for r in made.reads if r.split(".")[0] not in local)
+
+
 def plans(hit: Hit, ev: Evidence) -> list:
     """Does an optimizer train what made the tensor? Then no_grad would freeze that path:
     compute it inside the loop, fresh each step. If not, the tensor is a fixed input: compute it
@@ -112,7 +156,7 @@ def plans(hit: Hit, ev: Evidence) -> list:
     loop = next((l for l in ev.code.loops if l.line == loop_line), None)
     only_here = bool(root) and root not in {"torch", "F", "nn"} and loop is not None and \
         not any(loop.contains(r) for r in ev.code.read_lines(root))
-    trained = trained_by_optimizer(ev, made.reads if made else None)
+    trained = trained_by_optimizer(ev, _global_reads(ev, made) if made else None)
     only_here = only_here if trained is None else trained
     plans = [plan("wrap_no_grad", line=hit.line), plan("move_into_loop", line=hit.line, loop_line=loop_line)]
     if made is not None and makes_parameter(made):  # a derived parameter: keep the parameter, derive it per call

@@ -18,7 +18,7 @@ def match(ev: Evidence) -> Hit | None:
     if first is None:
         first = inside = _backpropagated_loss_inside(ev)
     if first is None:
-        return None
+        return _same_statement_again(ev)
     if ev.repeated_root_before_loop:
         if not ev.joined:
             return None  # in one cell: a loss built before its loop (computed_before_loop)
@@ -38,6 +38,27 @@ def match(ev: Evidence) -> Hit | None:
                       ("line", str(ev.line)), ("first_kind", first.kind), ("inside", "1" if inside else "")),
                related=(("first_backward", first.line),) if first.line else (),
                variant="in_loop" if ev.loop and first.stack_lines == ev.failing_call.stack_lines else first.kind)
+
+
+def _same_statement_again(ev: Evidence) -> Hit | None:
+    """A notebook cell run again (`l.sum().backward()`, with other cells run in between) whose
+    backward freed part of the graph the second run needs: the statement that ran and freed it
+    is this very one (the same cell and line, a runtime fact), and the tensor it reduces was not
+    made again in between. The root is where that tensor was made."""
+    call, site = ev.failing_call, ev.backward_site
+    if not (ev.joined and call and site and ev.freeing_calls) or ev.loop is not None:
+        return None
+    first = ev.freeing_calls[-1]
+    if first.stack != call.stack or first.line is None or first.line >= ev.line:
+        return None
+    names = [n for n in site.names if "." not in n]
+    made = [max((a.line for a in ev.code.assigns_to(n) if a.line < first.line), default=None) for n in names]
+    if not names or None in made or any(first.line < a.line < ev.line for n in names for a in ev.code.assigns_to(n)):
+        return None
+    name, line = max(zip(names, made), key=lambda nm: nm[1])
+    return Hit(CAUSE, line, 0.95, facts=(("name", name), ("first_line", str(first.line)), ("line", str(ev.line)),
+                                         ("first_kind", first.kind), ("made_line", str(line))),
+               related=(("backward", ev.line), ("first_backward", first.line)), variant="rerun")
 
 
 def _backpropagated_loss_inside(ev: Evidence):
@@ -138,6 +159,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
                               loop_line=ev.loop.line))
         elif made:
             plans.append(plan("move_into_loop", title="recompute_in_loop", line=made[-1], loop_line=ev.loop.line))
+    elif hit.variant == "rerun":  # the cell that backpropagates builds it afresh each run
+        plans.append(plan("copy_into_loop", title="recompute_before_backward", lines=_built_by(ev, hit.line), before=ev.line))
     elif hit.variant == "grad" and first:
         if _grad_feeds_loss(ev, first):  # a gradient penalty: its backward must go through grad()
             plans.append(plan("add_create_graph", line=first))

@@ -21,12 +21,27 @@ def recurrent_states(ev: Evidence) -> list[tuple[str, int, str]]:
     """(name, line, callee) of carried names re-assigned from a call that also takes them."""
     found = []
     for a in ev.code.assigns:
-        if a.call is None or a.detached:
+        if a.detached:
+            continue
+        call = a.call or _handed_over(ev, a)
+        if call is None:
             continue
         for name in a.targets:
-            if ev.in_loop_scope(a.line, name) and name in a.call_args and ev.carried(name) and (STATE_NAME.search(name) or RECURRENT_CALL.search(a.call)):
-                found.append((name, a.line, a.call))
+            if ev.in_loop_scope(a.line, name) and (name in a.call_args or a.call is None) and ev.carried(name) \
+                    and (STATE_NAME.search(name) or RECURRENT_CALL.search(call)):
+                found.append((name, a.line, call))
     return found
+
+
+def _handed_over(ev: Evidence, a) -> str | None:
+    """`input_state = output_state`, where `output_state` came from a call that took
+    `input_state` (`out, output_state = model(x, input_state)`): the callee, else None."""
+    if len(a.targets) != 1 or len(a.reads) != 1:
+        return None
+    (name,), (source,) = a.targets, a.reads
+    made = [b for b in ev.code.assigns_to(source) if b.line < a.line and b.call]
+    last = max(made, key=lambda b: b.line) if made else None
+    return last.call if last is not None and name in last.call_args and not last.detached else None
 
 
 def fed_back(ev: Evidence) -> Hit | None:

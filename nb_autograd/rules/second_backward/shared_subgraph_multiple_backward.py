@@ -13,10 +13,15 @@ SYMPTOM = "second_backward"
 
 def shared_tensor(ev: Evidence, first_line: int) -> tuple[str, int] | None:
     """A tensor made before the first backward's loss that both losses read: (name, line)."""
+    return next(iter(shared_tensors(ev, first_line)), None)
+
+
+def shared_tensors(ev: Evidence, first_line: int) -> list[tuple[str, int]]:
+    """Every such tensor (`fake_img1`, `fake_img2`), the latest made first."""
     first = next((b for b in ev.code.backwards if b.line == first_line), None)
     site = ev.backward_site
     if first is None or site is None:
-        return None
+        return []
     start = max((l.line for l in ev.code.loops_at(first_line)), default=0)
     used_first = _depends_on(ev, set(first.names), first_line, start)
     # a name assigned again before the second loss (`kl_loss = ...` in the next cell) holds a new
@@ -27,6 +32,7 @@ def shared_tensor(ev: Evidence, first_line: int) -> tuple[str, int] | None:
     # backward calls) read its inputs there
     used_second = (late | _depends_on(ev, late - again, first_line, start)) - again
     made_without_grad = {line for line, _, given in read_errors(ev.capture.source).leaves if not given}
+    found = []
     for a in sorted(ev.code.assigns, key=lambda a: -a.line):
         if start <= a.line < first_line and a.call and not a.detached and not _in_init(ev, a.line) \
                 and not _data(a, made_without_grad):
@@ -36,8 +42,8 @@ def shared_tensor(ev: Evidence, first_line: int) -> tuple[str, int] | None:
                 # made by the first loss's own statement (`logits, loss = model(x, y)`) counts as used by it
                 made_with = set(a.targets) & set(first.names)
                 if (name in used_first or made_with) and name in used_second and name not in first.names:
-                    return name, a.line
-    return None
+                    found.append((name, a.line))
+    return found
 
 
 def _data(a, made_without_grad: set[int]) -> bool:
@@ -278,7 +284,10 @@ def plans(hit: Hit, ev: Evidence) -> list:
                           detach=tuple(n for n in stale if n not in trained), detach_copy=tuple(sorted(trained)),
                           facts={"name": shared[0]}))
     detach = _detach_where(ev, first, line, shared) if hit.variant != "recompute_shared" else None
-    if detach:
-        plans.append(plan("detach_shared", name=detach[0], lines=tuple(sorted(detach[1])), facts={"name": detach[0]}))
+    if detach:  # with the other shared tensors the same lines read (`cat((fake_img1, fake_img2))`)
+        also = tuple(n for n, _ in shared_tensors(ev, first) if n != detach[0]
+                     and any(n in a.reads for a in ev.code.assigns if a.line in detach[1])) if first else ()
+        plans.append(plan("detach_shared", name=detach[0], lines=tuple(sorted(detach[1])), also=also,
+                          facts={"name": detach[0]}))
     plans += [plan("sum_losses", first_line=first, line=line), plan("add_retain_graph", line=first)]
     return list(plans)

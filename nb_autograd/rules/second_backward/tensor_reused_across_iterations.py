@@ -44,9 +44,30 @@ def _set_in_constructor(ev: Evidence) -> list[tuple[str, int]]:
         attr = "self." + _dict_key.sub("", holder.path.rsplit(".", 1)[1])
         made = [a for a in ev.code.assigns_to(attr) if not a.detached and not a.no_grad and a.reads]
         if made and all(getattr(ev.code.function_at(a.line), "name", "") == "__init__" for a in ev.code.assigns_to(attr)) \
-                and not any(makes_parameter(a) for a in made):  # derived from a parameter made there: computed before the loop
-            out.append((attr, max(a.line for a in made)))
+                and not any(makes_parameter(a) or _given_made_on_the_spot(ev, a.line) or _derived_at_construction(ev, a)
+                            for a in made):
+            out.append((attr, max(a.line for a in made)))  # (derived from a parameter made there: computed before the loop)
     return out
+
+
+def _derived_at_construction(ev: Evidence, a) -> bool:
+    """`model, _ = clip.load(arch)` then `self.logit_scale = model.logit_scale.exp()` in
+    `__init__`: computed from what the constructor itself made, none of its arguments; a
+    derived value computed once, not a tensor kept from a step."""
+    f = ev.code.function_at(a.line)
+    roots = {r.split(".")[0] for r in a.reads} - {"self"}
+    if f is None or not roots or roots & set(f.params):
+        return False
+    made_here = {t for b in ev.code.assigns if f.line < b.line < a.line for t in b.targets}
+    return bool(roots & made_here)
+
+
+def _given_made_on_the_spot(ev: Evidence, line: int) -> bool:
+    """The constructor keeps an argument its caller made from a module built on the spot."""
+    from .computed_before_loop import given_to_constructor, made_on_the_spot
+
+    given = given_to_constructor(ev, line)
+    return given is not None and any(made_on_the_spot(a) for a in ev.code.assigns if a.line == given[1])
 
 
 def _kept_by_module(ev: Evidence) -> list[tuple[str, int]]:
