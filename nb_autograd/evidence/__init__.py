@@ -109,7 +109,7 @@ class Evidence:
         """Read before it is (re)assigned in a loop around the failure, or, for attributes and
         globals, in a function on the failing stack: its value crosses iterations."""
         for first, last, kind in self.scopes:
-            if kind != "loop" and "." not in name and not self._declared_global(name, first, last):
+            if kind != "loop" and "." not in name and not self.declared_global(name, first, last):
                 continue
             assigns = [a for a in self.code.assigns_to(name) if first < a.line <= last or (kind == "loop" and a.line == first)]
             inside = [a.line for a in assigns]
@@ -122,7 +122,7 @@ class Evidence:
                 return True
         return False
 
-    def _declared_global(self, name: str, first: int, last: int) -> bool:
+    def declared_global(self, name: str, first: int, last: int) -> bool:
         """`global loss` in the function between `first` and `last`: the name outlives each call."""
         return any(t.startswith("global ") and name in (n.strip() for n in t[7:].split(","))
                    for t in (self.code.line_text(l) for l in range(first, last + 1)))

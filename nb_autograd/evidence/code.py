@@ -82,6 +82,11 @@ class CodeFacts:
     def line_text(self, line: int | None) -> str:
         return self.lines[line - 1].strip() if line and 0 < line <= len(self.lines) else ""
 
+    def indent(self, line: int | None) -> int:
+        """How far `line` is indented (0 for a line the code does not have)."""
+        text = self.lines[line - 1] if line and 0 < line <= len(self.lines) else ""
+        return len(text) - len(text.lstrip())
+
     def loops_at(self, line: int) -> tuple[Loop, ...]:
         """Enclosing loops, outermost first."""
         return tuple(l for l in self.loops if l.contains(line))
@@ -89,11 +94,9 @@ class CodeFacts:
     def headers(self, line: int, stop: int = 0):
         """The block headers enclosing `line` (by indentation), innermost first, down to line
         `stop`: (line, stripped text) of each `with`, `if`, `for`, `def` ... that holds it."""
-        lines = self.lines
-        indent = len(lines[line - 1]) - len(lines[line - 1].lstrip())
+        indent = self.indent(line)
         for i in range(line - 2, max(stop, 1) - 2, -1):
-            text = lines[i].strip()
-            own = len(lines[i]) - len(lines[i].lstrip())
+            text, own = self.lines[i].strip(), self.indent(i + 1)
             if text and own < indent:
                 yield i + 1, text
                 indent = own
@@ -101,6 +104,13 @@ class CodeFacts:
     def function_at(self, line: int) -> Function | None:
         """The innermost function whose body holds `line`."""
         return next((f for f in sorted(self.functions, key=lambda f: -f.line) if f.line < line <= f.end_line), None)
+
+    def locals_of(self, function: Function, before: int | None = None) -> frozenset[str]:
+        """Names `function` binds (its parameters and what its body assigns, up to `before`),
+        `self` and `cls` excepted: a method's reads of `self.x` are the program's own."""
+        last = function.end_line if before is None else before - 1
+        bound = {t for a in self.assigns if function.line < a.line <= last for t in a.targets}
+        return frozenset((bound | set(function.params)) - {"self", "cls"})
 
     def assigns_to(self, name: str) -> tuple[Assign, ...]:
         return tuple(a for a in self.assigns if name in a.targets)

@@ -118,11 +118,11 @@ def _run(ev: Evidence, ops) -> tuple[int, ...]:
     while run[-1] + 1 in lines:
         run.append(run[-1] + 1)
     attrs = {_last_attr(op.text) for op in ops if op.line in run}
-    indent = _indent(ev, ev.line)
+    indent = ev.code.indent(ev.line)
     for op in sorted((o for o in ops if o.line > run[-1]), key=lambda o: o.line):
         between = [ev.code.line_text(l) for l in range(run[-1] + 1, op.line)]
         if _last_attr(op.text) not in attrs or any(TRAINS.search(t) for t in between) or \
-                _indent(ev, op.line) != indent or ev.code.function_at(op.line) is not ev.code.function_at(ev.line):
+                ev.code.indent(op.line) != indent or ev.code.function_at(op.line) is not ev.code.function_at(ev.line):
             break
         run.append(op.line)
     return tuple(run)
@@ -133,11 +133,6 @@ TRAINS = re.compile(r"backward|\.step\(|\bloss\b|^(for|while|if|with|def|class|e
 
 def _last_attr(statement: str) -> str:
     return _written(statement).rpartition(".")[2]
-
-
-def _indent(ev: Evidence, line: int) -> int:
-    text = ev.code.lines[line - 1] if 0 < line <= len(ev.code.lines) else ""
-    return len(text) - len(text.lstrip())
 
 
 def _written(statement: str) -> str:

@@ -43,7 +43,7 @@ def _global_total(ev: Evidence, name: str, line: int):
     `global`, adds to at `line` and never assigns afresh; None otherwise."""
     function = ev.code.function_at(line)
     if function is None or ev.line is None or not function.line <= ev.line <= function.end_line \
-            or not ev._declared_global(name, function.line, function.end_line):
+            or not ev.declared_global(name, function.line, function.end_line):
         return None
     inside = [a for a in ev.code.assigns_to(name) if function.line < a.line <= function.end_line]
     outside = [a.line for a in ev.code.assigns_to(name) if not a.accumulates and a.line < function.line]

@@ -138,7 +138,7 @@ def _global_reads(ev: Evidence, made) -> frozenset[str]:
     f = ev.code.function_at(made.line)
     if f is None:
         return made.reads
-    local = ({t for b in ev.code.assigns if f.line < b.line <= f.end_line for t in b.targets} | set(f.params)) - {"self", "cls"}
+    local = ev.code.locals_of(f)
     return frozenset(r for r in made.reads if r.split(".")[0] not in local)
 
 

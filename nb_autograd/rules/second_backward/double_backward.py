@@ -107,10 +107,7 @@ def _helper_repeats(ev: Evidence, first: int, line: int) -> bool:
     calls = [c for c in ev.code.calls if first < c.line <= end and (c.func == helper.name or c.func.endswith("." + helper.name))]
     if not calls:
         return False
-    def indent(at):
-        text = ev.code.lines[at - 1] if 0 < at <= len(ev.code.lines) else ""
-        return len(text) - len(text.lstrip())
-    if indent(calls[0].line) > indent(first):
+    if ev.code.indent(calls[0].line) > ev.code.indent(first):
         return False  # called only sometimes (`if step % k == 0: log(grad_norm(loss))`): the caller's backward must stay
     between = [c for c in ev.code.calls if first < c.line < calls[0].line]
     return not any(c.func.endswith((".step", "zero_grad")) for c in between) and \

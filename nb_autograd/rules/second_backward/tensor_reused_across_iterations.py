@@ -58,8 +58,7 @@ def _derived_at_construction(ev: Evidence, a) -> bool:
     roots = {r.split(".")[0] for r in a.reads} - {"self"}
     if f is None or not roots or roots & set(f.params):
         return False
-    made_here = {t for b in ev.code.assigns if f.line < b.line < a.line for t in b.targets}
-    return bool(roots & made_here)
+    return bool(roots & (ev.code.locals_of(f, before=a.line) - set(f.params)))
 
 
 def _given_made_on_the_spot(ev: Evidence, line: int) -> bool:
