@@ -21,10 +21,10 @@ if not hasattr(accuracy, "evaluate"):
     spec.loader.exec_module(accuracy)
 
 FLOORS = {  # counts reached on the tuning part; raise them as the rules improve, never lower them
-    "family_a": {"cause": 59, "line": 40, "fix_runs_clean": 49, "fix_matches_expert": 36},
-    "family_b": {"cause": 23, "line": 19, "fix_runs_clean": 20, "fix_matches_expert": 17},
-    "family_c": {"cause": 21, "line": 18, "fix_runs_clean": 17, "fix_matches_expert": 17},
-}
+    "family_a": {"cause": 62, "line": 43, "fix_runs_clean": 58, "fix_matches_expert": 44},
+    "family_b": {"cause": 26, "line": 23, "fix_runs_clean": 23, "fix_matches_expert": 18},
+    "family_c": {"cause": 23, "line": 19, "fix_runs_clean": 19, "fix_matches_expert": 18},
+}  # ("like the expert" one under what was reached: it compares trained floats)
 TARGETS = {"family_a": {"cause": 0.95, "line": 0.9, "fix_runs_clean": 0.9, "fix_matches_expert": 0.85},
            "family_b": {"fix_runs_clean": 0.9, "fix_matches_expert": 0.75},
            "family_c": {"cause": 0.9, "fix_runs_clean": 0.9}}

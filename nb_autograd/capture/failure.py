@@ -1,6 +1,7 @@
 """Read a failed call while its traceback is alive; keep only plain records."""
 from __future__ import annotations
 
+import ast
 import re
 import types
 from collections.abc import Callable
@@ -25,9 +26,14 @@ def traceback_frames(tb):
 
 
 def _failing_roots(tb) -> list:
+    """The roots the failing call was given: the engine's, or (a non-scalar output refused
+    before the engine runs) the outputs `_make_grads` was checking."""
     for frame, _ in traceback_frames(tb):
         if frame.f_code.co_name == "_engine_run_backward" and "t_outputs" in frame.f_locals:
             return root_nodes(frame.f_locals["t_outputs"])
+    for frame, _ in traceback_frames(tb):
+        if frame.f_code.co_name == "_make_grads" and "outputs" in frame.f_locals:
+            return root_nodes(frame.f_locals["outputs"])
     return []
 
 
@@ -86,15 +92,14 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
         for sub_path, module in list(value.named_modules())[:MAX_ITEMS]:
             attrs = {**vars(module), **module._buffers}  # a history kept as a buffer and reassigned
             own = user_class(type(module))  # a class in a user file: its attribute names are the user's too
-            for name in [a for a in attrs if (a in idents or own) and (_tensors_only(attrs[a]) or _logged(attrs[a]))][:MAX_ITEMS]:
+            for name in [a for a in attrs if (a in idents or own) and a not in _MODULE_OWN
+                         and (_tensors_only(attrs[a]) or _logged(attrs[a]))][:MAX_ITEMS]:
                 where = f"{path}.{sub_path}.{name}" if sub_path else f"{path}.{name}"
                 if isinstance(attrs[name], torch.Tensor):
                     yield where, attrs[name]
                 elif isinstance(attrs[name], list):  # outputs kept for the epoch's end (`self.step_outputs.append(log)`)
                     yield from _logged_values(where, attrs[name])
                 elif isinstance(attrs[name], dict):  # a cache of results by key (`self.cache[word]`)
-                    if name in ("_buffers", "_parameters"):  # torch's own tables: read above, by name
-                        continue
                     yield from ((f"{where}[{k!r}]", t) for k, t in list(attrs[name].items())[:MAX_ITEMS])
                 else:  # a state kept as a pair (`self.hidden = (h, c)`)
                     yield from ((f"{where}[{i}]", t) for i, t in enumerate(attrs[name]))
@@ -109,6 +114,9 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
             return
         for name in [a for a in attrs if a in idents][:MAX_ITEMS]:
             yield from _tensor_values(f"{path}.{name}", attrs[name], idents, depth + 1)
+
+
+_MODULE_OWN = frozenset(vars(torch.nn.Module())) - {"training"}  # torch's own bookkeeping in every module's __dict__
 
 
 def _sampled(value):
@@ -226,8 +234,47 @@ def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tu
                 is_stale = nid in stale
                 reaches = is_stale or any(node_id(n) in stale for n in walk([node], REACH_LIMIT))
                 if nid in failing or reaches:  # e.g. a memory bank already refreshed this step
-                    found[path] = Holder(path, nid, is_stale, reaches)
+                    found[path] = Holder(path, nid, is_stale, reaches, _container(value, path))
     return tuple(found.values())
+
+
+def _container(value, path: str) -> str:
+    """How `path` holds its tensor, outermost first, joined by ">": "namedtuple" for `state[0]`
+    of a NamedTuple, "dict>tuple" for `states[0][1]` of a dict of (h, c) pairs, "tensor" for a
+    plain name. Read from instance dicts and the containers themselves (no user code runs)."""
+    base, _, indexes = path.partition("[")
+    for attr in base.split(".")[1:]:
+        own = getattr(value, "__dict__", None)
+        buffers = own.get("_buffers") if isinstance(own, dict) else None
+        if isinstance(own, dict) and attr in own:
+            value = own[attr]
+        elif isinstance(buffers, dict) and attr in buffers:
+            value = buffers[attr]
+        else:
+            return ""
+    kinds = [_kind(value)]
+    for key in _INDEX.findall("[" + indexes if indexes else ""):
+        try:
+            value = value[ast.literal_eval(key)]
+        except Exception:
+            return ">".join(kinds)
+        if isinstance(value, torch.Tensor):
+            break
+        kinds.append(_kind(value))
+    return ">".join(kinds)
+
+
+_INDEX = re.compile(r"\[([^\]]*)\]")
+
+
+def _kind(value) -> str:
+    if isinstance(value, torch.Tensor):
+        return "tensor"
+    if isinstance(value, tuple):
+        return "namedtuple" if hasattr(type(value), "_fields") else "tuple"
+    if isinstance(value, (list, dict)):
+        return "list" if isinstance(value, list) else "dict"
+    return "deque" if type(value).__name__ == "deque" else "object"
 
 
 def _user_modules_in_library_frames(frames) -> list:

@@ -114,6 +114,8 @@ class Holder:
     node_id: int
     stale: bool          # its own node was already run through by an earlier backward
     reaches_stale: bool  # its graph reaches a stale node
+    container: str = ""  # how the path holds its tensor, outermost first: "tensor", "namedtuple",
+                         # "dict>tuple" (a dict of pairs), ... (how a fix may detach it)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,8 @@ NOT_OBJECTS = (types.ModuleType, type, types.FunctionType, types.MethodType, typ
 
 def hooks(module: torch.nn.Module) -> list:
     """The functions registered as the module's forward (pre-)hooks."""
+    if not module._forward_hooks and not module._forward_pre_hooks:  # most modules: read on every sampled backward
+        return []
     found = []
     for table in (module._forward_hooks, module._forward_pre_hooks):
         found += [getattr(h, "func", h) for h in list(table.values())[:MAX_ITEMS]]  # functools.partial too
@@ -26,8 +28,9 @@ _USER_CLASSES: "weakref.WeakKeyDictionary[type, bool]" = weakref.WeakKeyDictiona
 
 def user_class(cls) -> bool:
     """Whether `cls` is defined in a cell or a user file (not torch, a library, or this package)."""
-    if cls in _USER_CLASSES:
-        return _USER_CLASSES[cls]
+    known = _USER_CLASSES.get(cls)  # one lookup: read for every module of every holder scan
+    if known is not None:
+        return known
     if getattr(cls, "__module__", None) == "__main__" and "__main__" not in getattr(cls, "__qualname__", "<"):
         return True  # defined in a notebook cell (inspect finds no file for it) or the script run
     import inspect

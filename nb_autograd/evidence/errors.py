@@ -53,6 +53,15 @@ class ErrorFacts:
     def inplace_before(self, line: int) -> tuple[InplaceOp, ...]:
         return tuple(op for op in self.inplace if op.line < line or op.function)
 
+    def filling(self, name: str) -> tuple[int, ...]:
+        """Lines that write values into the tensor `name` in place (`buf.scatter_add_(0, i, v)`,
+        `buf[k] = v`, `buf += v`), not those that only reset it (`buf.zero_()`, `buf.fill_(0)`)."""
+        return tuple(op.line for op in self.inplace if op.target == name and op.kind != "step" and not (
+            op.kind == "method" and op.text.partition(name + ".")[2].split("(")[0] in _RESETS))
+
+
+_RESETS = frozenset({"zero_", "fill_", "detach_", "requires_grad_", "normal_", "uniform_", "resize_"})
+
 
 def _call_name(node: ast.AST) -> str:
     if isinstance(node, ast.Call):

@@ -73,7 +73,32 @@ def detached_dict(node: cst.BaseExpression) -> cst.BaseExpression:
     return expr(f"{{k: v.detach() if torch.is_tensor(v) else v for k, v in {code_of(node)}.items()}}")
 
 
-def add_detach(source: str, *, line: int, names=(), reads: bool = False, dicts=()) -> str | None:
+CONTAINERS = ("namedtuple", "tuple", "list", "dict")
+
+
+def items_detached(code: str, held: str) -> str | None:
+    """`code` (a state held as the runtime saw it: "namedtuple", "dict>tuple", ...) rebuilt
+    with each tensor detached and each container kept as it was; None for another kind."""
+    kinds = held.split(">")
+    if not all(k in CONTAINERS for k in kinds):
+        return None
+    names = iter(n for n in ("s", "t", "u", "w", "z") if n != code)
+
+    def rebuilt(value: str, level: int) -> str:
+        if level == len(kinds):
+            return f"{value}.detach()"
+        item = next(names)
+        inner = rebuilt(item, level + 1)
+        return {"namedtuple": f"{value}._make({inner} for {item} in {value})",
+                "tuple": f"tuple({inner} for {item} in {value})",
+                "list": f"[{inner} for {item} in {value}]",
+                "dict": f"{{k{level or ''}: {inner} for k{level or ''}, {item} in {value}.items()}}"}[kinds[level]]
+    return rebuilt(code, 0)
+
+
+def add_detach(source: str, *, line: int, names=(), reads: bool = False, dicts=(), containers=()) -> str | None:
+    """`containers`: (name, how it holds its tensors) of read names the runtime saw holding
+    containers of tensors ("namedtuple", "dict>tuple": see `items_detached`)."""
     tree = load(source)
     stmt = tree and tree.statement(line, cst.SimpleStatementLine)
     small = only_small(stmt)
@@ -83,8 +108,13 @@ def add_detach(source: str, *, line: int, names=(), reads: bool = False, dicts=(
         value = getattr(small, "value", None)
         if value is None or not names:
             return None
-        mapping = {n: detached_dict(n) if getattr(n, "value", None) in dicts else detached(n)
-                   for n in reads_of(value, set(names))}
+        kinds = {n: items_detached(n, held) for n, held in containers}
+        if None in kinds.values():
+            return None
+        done = {n for n, text in kinds.items() if text in code_of(value)}  # applied already
+        mapping = {n: detached_dict(n) if getattr(n, "value", None) in dicts
+                   else expr(kinds[code_of(n)]) if code_of(n) in kinds else detached(n)
+                   for n in reads_of(value, set(names) - done)}
     else:
         mapping = _stored(small, set(names))
     mapping = {k: v for k, v in mapping.items() if v is not k}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import LOOP, backward_call, calls_in, dotted, load, only_small, with_body
+from .cst import LOOP, optimizer_call, backward_call, calls_in, dotted, load, only_small, with_body
 
 _REMOVE = {"clear", "pop", "popleft", "remove"}
 
@@ -28,7 +28,8 @@ def _trims(tree, name: str) -> bool:
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and _same(node.func.value, name):
             if node.func.attr.value in _REMOVE:
                 return True
-        elif isinstance(node, cst.Subscript) and _same(node.value, name) or isinstance(node, cst.Del) and _spellings(node, name):
+        elif isinstance(node, cst.Subscript) and _same(node.value, name) and not _iterated(tree, node) \
+                or isinstance(node, cst.Del) and _spellings(node, name):
             return True
         elif isinstance(node, (cst.Assign, cst.AugAssign)):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
@@ -37,6 +38,12 @@ def _trims(tree, name: str) -> bool:
                     function is not None and function.name.value != "__init__")):
                 return True
     return False
+
+
+def _iterated(tree, node) -> bool:
+    """`for r, p in self.data[::-1]:`: a slice read only to loop over the entries."""
+    parent = tree.parents.get(node)
+    return isinstance(parent, cst.For) and parent.iter is node
 
 
 def _spellings(node, name: str) -> list:
@@ -67,18 +74,16 @@ def clear_after_backward(source: str, *, line: int, backward_line: int, name: st
     if _trims(tree, name):
         return None  # trimmed, indexed or reset somewhere: a queue or a history, not an episode buffer
     block, index = tree.block(bw)
+    loop = tree.enclosing(bw, cst.For)
+    over_list = loop is not None and bool(_spellings(loop.iter, name)) and tree.block(loop) is not None
+    if over_list:  # a backward per stored entry (`for r, p in self.data: ... backward()`): emptied after that loop
+        block, index = tree.block(loop)
     body = list(block.body)
-    read = next((n for s in body[:index] for n in _spellings(s, name)), None)
+    read = next((n for s in [*body[:index], *([loop.iter] if over_list else [])] for n in _spellings(s, name)), None)
     if read is None:
         return None  # the loss at this backward does not read the list
     end = index + 1
-    while end < len(body) and _optimizer_call(body[end]):
+    while end < len(body) and optimizer_call(body[end]):
         end += 1
     clear = cst.parse_statement(f"del {dotted(read)}[:]\n")
     return with_body(tree, block, [*body[:end], clear, *body[end:]])
-
-
-def _optimizer_call(stmt) -> bool:
-    small = only_small(stmt, cst.Expr)
-    call = small.value if small else None
-    return isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in {"step", "zero_grad"}

@@ -216,6 +216,26 @@ def reads_of(node: cst.CSTNode, names) -> list[cst.CSTNode]:
     return found
 
 
+def optimizer_call(stmt) -> bool:
+    small = only_small(stmt, cst.Expr)
+    call = small.value if small else None
+    return isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in {"step", "zero_grad"}
+
+
+def after_update(tree: Tree | None, backward_line: int) -> tuple[cst.CSTNode, int, int] | None:
+    """(the block holding the backward statement at `backward_line`, its index, the index
+    after the optimizer calls right behind it): where what must happen once per update goes."""
+    bw = tree and tree.statement(backward_line, cst.SimpleStatementLine)
+    small = only_small(bw, cst.Expr)
+    if small is None or backward_call(small.value, tree) is None or tree.block(bw) is None:
+        return None
+    block, index = tree.block(bw)
+    end = index + 1
+    while end < len(block.body) and optimizer_call(block.body[end]):
+        end += 1
+    return block, index, end
+
+
 def parses(source: str) -> bool:
     try:
         compile(source, "<fix>", "exec")

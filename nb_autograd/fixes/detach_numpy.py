@@ -1,8 +1,8 @@
 """`.numpy()` on a tensor that requires grad: convert a detached CPU copy,
 `t.numpy()` -> `t.detach().cpu().numpy()`; for an implicit conversion (`np.array(t)`),
-convert the tensor argument the same way. Every `.numpy()` on the line is converted: the error
-names only the first tensor that requires grad, and a detached copy of one that does not is
-harmless."""
+convert the tensor argument the same way. Every `.numpy()` on the line and after it in the
+block around it is converted: the error names only the first tensor that requires grad, and a
+detached copy of one that does not is harmless."""
 from __future__ import annotations
 
 import libcst as cst
@@ -24,12 +24,12 @@ def _has_detach(expr) -> bool:
 
 
 class _Detach(cst.CSTTransformer):
-    def __init__(self, tree: Tree, line: int, arg: str | None):
+    def __init__(self, tree: Tree, line: int, arg: str | None, lines: range):
         super().__init__()
-        self.tree, self.target, self.arg, self.done = tree, line, arg, False
+        self.tree, self.target, self.arg, self.lines, self.done = tree, line, arg, lines, False
 
     def leave_Call(self, original, updated):
-        if self.done or self.tree.line(original) != self.target:
+        if self.done or self.tree.line(original) not in (self.lines if self.arg is None else (self.target,)):
             return updated
         func = updated.func
         if self.arg is None and isinstance(func, cst.Attribute) and func.attr.value == "numpy" \
@@ -44,7 +44,15 @@ class _Detach(cst.CSTTransformer):
         return updated
 
 
+_SCOPES = (cst.For, cst.While, cst.With, cst.FunctionDef)
+
+
 def detach_numpy(source: str, line: int, arg: str | None = None) -> str | None:
-    """`arg` names the tensor passed to an implicit conversion; None patches `.numpy()`."""
+    """`arg` names the tensor passed to an implicit conversion; None patches `.numpy()`, on the
+    line and in the rest of the loop, with-block or function holding it: the conversions next
+    to it read the same results (yolov7's boxes, then keypoints) and would fail next."""
     tree = load(source)
-    return tree and tree.rewrite(_Detach(tree, line, arg))
+    stmt = tree and tree.statement(line)
+    scope = tree.enclosing(stmt, _SCOPES) if stmt is not None else None
+    end = tree.positions[scope].end.line if scope is not None else line
+    return tree and tree.rewrite(_Detach(tree, line, arg, range(line, end + 1)))

@@ -19,6 +19,7 @@ import re
 
 import libcst as cst
 
+from .add_detach import items_detached
 from .cst import LOOP, calls_in, code_of, dotted, facts_of, load, reads_of
 
 _TUPLE_STATE = re.compile(r"lstm", re.I)
@@ -33,9 +34,10 @@ def _assignments(tree, name: str):
             yield node.value
 
 
-def statement_code(tree, scope, line: int, names, as_tuple: bool | None = None, after: bool = False) -> str | None:
+def statement_code(tree, scope, line: int, names, as_tuple: bool | str | None = None, after: bool = False) -> str | None:
     """The line to insert: a tuple state (as seen at run time, else guessed from the code: an
-    LSTM's or a tuple literal), a state that starts as None, or a plain tensor."""
+    LSTM's or a tuple literal), a state that starts as None, or a plain tensor. `as_tuple` may
+    also say how the runtime saw the state held ("namedtuple", "dict>tuple"), kept as it was."""
     stmt = tree.statement(line, cst.SimpleStatementLine)
     if stmt is None or not tree.inside(stmt, scope):
         return None
@@ -49,6 +51,8 @@ def statement_code(tree, scope, line: int, names, as_tuple: bool | None = None, 
         as_tuple = True
     if helper is not None:  # the program's own `repackage_hidden(h)`: it knows how the state nests
         code = f"{name} = {helper}({name})"
+    elif isinstance(as_tuple, str):  # seen at run time: a NamedTuple state, a dict of (h, c) pairs ...
+        code = f"{name} = {items_detached(name, as_tuple)}"
     elif as_tuple:
         code = f"{name} = tuple(s.detach() for s in {name})"
     elif as_tuple is None and not any(_TENSOR_STATE.search(c) for c in callees):  # a user's model: either

@@ -1,7 +1,9 @@
 """Move the assignment at a line to the top of a later loop's body, so each iteration builds
 (and frees) its own graph for it instead of sharing one that the first backward frees.
 The loop may sit inside later statements (`for epoch: for batch:`): it goes into the loop
-whose iterations each backpropagate, not just the outermost one."""
+whose iterations each backpropagate, not just the outermost one. The "loop" may also be a
+function defined later that backpropagates (an optimizer's closure, re-evaluated by LBFGS
+within one step): each call then builds its own graph."""
 from __future__ import annotations
 
 import libcst as cst
@@ -20,12 +22,22 @@ def _split_blank(lines):
     return lines[:first], lines[first:]
 
 
-def move_into_loop(source: str, *, line: int, loop_line: int, keep: bool = False) -> str | None:
+def move_into_loop(source: str, *, line: int | None = None, loop_line: int, keep: bool = False, lines=()) -> str | None:
     """`keep`: copy it instead (it already ran where it is, e.g. in an earlier cell; the loop
-    is a cell run again by hand), so reads of it outside the loop stay as they were."""
+    is a cell run again by hand), so reads of it outside the loop stay as they were. `lines`:
+    several statements that build one value (a forward, then its loss), moved in their order."""
+    if lines:
+        out, header = source, source.splitlines()[loop_line - 1] if 0 < loop_line <= len(source.splitlines()) else None
+        for each in sorted(lines, reverse=True):  # the last first: each lands above the ones moved before it
+            text = out.splitlines()
+            at = next((i + 1 for i in range(min(loop_line, len(text)) - 1, -1, -1) if text[i] == header), None)
+            out = move_into_loop(out, line=each, loop_line=at, keep=keep) if at else None  # the loop moved up
+            if out is None:
+                return None
+        return out
     tree = load(source)
     stmt = tree and tree.statement(line, cst.SimpleStatementLine)
-    loop = tree and tree.statement(loop_line, LOOP)
+    loop = tree and tree.statement(loop_line, (*LOOP, cst.FunctionDef))
     if only_small(stmt, (cst.Assign, cst.AnnAssign)) is None or loop is None:
         return None
     here, outer = tree.block(stmt), loop
@@ -35,7 +47,7 @@ def move_into_loop(source: str, *, line: int, loop_line: int, keep: bool = False
         outer = tree.parents.get(outer)  # the later sibling of `stmt` that holds the loop
     if outer is None or tree.block(outer)[1] <= here[1]:
         return None
-    if not isinstance(loop.body, cst.IndentedBlock) or loop.orelse is not None:
+    if not isinstance(loop.body, cst.IndentedBlock) or getattr(loop, "orelse", None) is not None:
         return None
     there = tree.block(outer)[1]
     siblings = list(here[0].body)
@@ -43,7 +55,7 @@ def move_into_loop(source: str, *, line: int, loop_line: int, keep: bool = False
     targets = {t for a in own.assigns for t in a.targets}
     reads = {n for a in own.assigns for n in a.reads}
     assigned_later = {t for a in (*between.assigns, *facts_of([outer]).assigns) for t in a.targets}
-    header = loop.iter if isinstance(loop, cst.For) else loop.test
+    header = loop.iter if isinstance(loop, cst.For) else loop.params if isinstance(loop, cst.FunctionDef) else loop.test
     if keep:
         if not own.parsed or reads & assigned_later or _read_count([header], targets):
             return None

@@ -48,6 +48,19 @@ class _Reduce(cst.CSTTransformer):
         return updated
 
 
+class _ReduceReturned(cst.CSTTransformer):
+    """`return ce_loss.unsqueeze(1)` in a loss function -> `return ce_loss.unsqueeze(1).mean()`."""
+
+    def __init__(self, tree: Tree, line: int, how: str):
+        super().__init__()
+        self.tree, self.target, self.how = tree, line, how
+
+    def leave_Return(self, original, updated):
+        if self.tree.line(original) != self.target or updated.value is None or _is_reduced(updated.value):
+            return updated
+        return updated.with_changes(value=_reduced(updated.value, self.how))
+
+
 def _is_autograd(node) -> bool:
     return isinstance(node, cst.Attribute) and node.attr.value == "autograd" or \
         isinstance(node, cst.Name) and node.value == "autograd"
@@ -56,4 +69,7 @@ def _is_autograd(node) -> bool:
 def reduce_to_scalar(source: str, line: int, how: str = "mean") -> str | None:
     """how: "mean", "sum", or "gradient" (pass `gradient=torch.ones_like(...)`)."""
     tree = load(source)
+    stmt = tree and tree.statement(line, cst.SimpleStatementLine)
+    if stmt is not None and isinstance(stmt.body[0], cst.Return) and how != "gradient":  # the loss function's result
+        return tree.rewrite(_ReduceReturned(tree, line, how))
     return tree and tree.rewrite(_Reduce(tree, line, how))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import backward_call, load, only_small, with_body
+from .cst import after_update, load, with_body
 
 
 def _resets_modules(fn: cst.FunctionDef) -> bool:
@@ -34,26 +34,16 @@ def reset_call(source: str, model: str) -> str | None:
     return None
 
 
-def _optimizer_call(stmt) -> bool:
-    small = only_small(stmt, cst.Expr)
-    call = small.value if small else None
-    return isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in {"step", "zero_grad"}
-
-
 def reset_module_state(source: str, *, backward_line: int, model: str, attr: str, detach: bool = False) -> str | None:
     tree = load(source)
-    bw = tree and tree.statement(backward_line, cst.SimpleStatementLine)
-    small = only_small(bw, cst.Expr)
-    if small is None or backward_call(small.value, tree) is None or tree.block(bw) is None:
+    update = after_update(tree, backward_line)
+    if update is None:
         return None
     call = None if detach else reset_call(source, model)
     if call is None and not detach:
         return None
-    block, index = tree.block(bw)
+    block, _, end = update
     body = list(block.body)
-    end = index + 1
-    while end < len(body) and _optimizer_call(body[end]):
-        end += 1
     code = f"{call}\n" if call else (
         f"for _module in {model}.modules():\n"
         f"    if isinstance(getattr(_module, {attr!r}, None), torch.Tensor):\n"

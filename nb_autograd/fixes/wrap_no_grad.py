@@ -19,8 +19,20 @@ def _torch_alias(module: cst.Module) -> str | None:
                 if dotted(alias.name) == "torch":
                     found.append(alias.asname.name.value if alias.asname else "torch")
 
+    used = []
+
+    class _Reads(cst.CSTVisitor):
+        def visit_ImportFrom(self, node):
+            return False  # `from torch.nn import F` binds no `torch`
+
+        def visit_Attribute(self, node):
+            if isinstance(node.value, cst.Name) and node.value.value == "torch":
+                used.append(node)
+
     module.visit(_Imports())
-    return found[0] if found else None
+    if not found:  # torch may come in through a star import (`from torch_snippets import *`): used as a name
+        module.visit(_Reads())
+    return found[0] if found else "torch" if used else None
 
 
 def _is_no_grad(node: cst.CSTNode) -> bool:

@@ -105,3 +105,21 @@ def test_a_list_of_transitions_a_module_keeps_is_a_stale_holder():
     report, holders = _holders(TRANSITIONS)
     assert any(path.startswith("pi.data[") and h.stale for path, h in holders.items()), list(holders)
     assert report.top.cause == "tensor_reused_across_iterations"
+
+
+STATES = """\
+import collections
+import torch
+Pair = collections.namedtuple("Pair", "h c")
+w = torch.nn.Parameter(torch.ones(2))
+pair = Pair(w * 2, w * 3)
+layers = {"enc": (w * 4, w * 5)}
+pair.h.sum().backward()
+(pair.c.sum() + layers["enc"][0].sum() + pair.h.sum()).backward()
+"""
+
+
+def test_a_holder_says_how_it_holds_its_tensor():
+    _, holders = _holders(STATES)
+    assert holders["pair[0]"].container == "namedtuple"
+    assert holders["layers['enc'][0]"].container == "dict>tuple"

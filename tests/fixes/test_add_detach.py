@@ -1,5 +1,5 @@
 """add_detach: the stored value, or the carried name where it is read; comments survive."""
-from nb_autograd.fixes.add_detach import add_detach
+from nb_autograd.fixes.add_detach import add_detach, items_detached
 
 LOOP = "for i in range(3):\n    h = f(x)  # hidden\n    {stmt}\n"
 
@@ -28,3 +28,15 @@ def test_idempotent_and_refuses_what_it_cannot_do():
     assert patch("other = out", names=("prev",)) is None
     assert patch("a = b; c = d") is None
     assert add_detach("x = (", line=1) is None
+
+
+def test_a_container_state_is_detached_and_kept_its_kind():
+    assert items_detached("state", "namedtuple") == "state._make(s.detach() for s in state)"
+    assert items_detached("states", "dict>tuple") == "{k: tuple(t.detach() for t in s) for k, s in states.items()}"
+    assert items_detached("layers", "list>list") == "[[t.detach() for t in s] for s in layers]"
+    assert items_detached("s", "tuple") == "tuple(t.detach() for t in s)"
+    assert items_detached("h", "deque") is None
+    got = patch("out, s = cell(x, s)", names=("s",), reads=True, containers=(("s", "namedtuple"),))
+    assert got == LOOP.format(stmt="out, s = cell(x, s._make(t.detach() for t in s))")
+    assert add_detach(got, line=3, names=("s",), reads=True, containers=(("s", "namedtuple"),)) is None
+    assert patch("out, s = cell(x, s)", names=("s",), reads=True, containers=(("s", "object"),)) is None

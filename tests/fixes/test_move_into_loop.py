@@ -30,3 +30,10 @@ def test_not_when_read_outside_the_inner_loop_or_in_its_header():
     assert move_into_loop(outside, line=1, loop_line=3) is None
     header = "codes = enc(data)\nfor e in E:\n    for c in codes:\n        loss = head(c)\n"
     assert move_into_loop(header, line=1, loop_line=3) is None
+
+
+def test_several_statements_move_in_their_order_and_only_all_of_them():
+    src = "x = f(a)\nh = x @ W\np = h.exp()\nloss = p.sum()\nfor i in range(3):\n    loss.backward()\n"
+    got = move_into_loop(src, lines=(2, 3, 4), loop_line=5)
+    assert got == "x = f(a)\nfor i in range(3):\n    h = x @ W\n    p = h.exp()\n    loss = p.sum()\n    loss.backward()\n"
+    assert move_into_loop(src.replace("p = h.exp()\n", "p = h.exp()\nprint(p)\n"), lines=(2, 3, 5), loop_line=6) is None

@@ -17,5 +17,8 @@ def test_the_call_is_wrapped_once():
     assert wrap_enable_grad(once, line=5) is None  # already under enable_grad
 
 
-def test_not_without_torch_imported():
-    assert wrap_enable_grad(SRC.replace("import torch\n", ""), line=5) is None
+def test_not_without_torch_bound():
+    """No `import torch` and no use of the name: the fix cannot know what to call (a program
+    that uses `torch.` without importing it got it from a star import, and is patched)."""
+    bare = SRC.replace("import torch\n", "from torch import no_grad\n").replace("@torch.no_grad()", "@no_grad()")
+    assert wrap_enable_grad(bare, line=5) is None

@@ -15,3 +15,9 @@ def test_idempotent_and_needs_torch():
     assert wrap_no_grad(once, line=4) is None and wrap_no_grad(once, line=5) is None
     assert wrap_no_grad("ref = net(x)\n", line=1) is None  # no torch import to name
     assert wrap_no_grad(SRC, line=9) is None
+
+
+def test_torch_from_a_star_import_is_used_by_its_name_and_never_guessed():
+    star = "from torch_snippets import *\nx = torch.zeros(2)\nout = post(x)\n"
+    assert wrap_no_grad(star, line=3) == "from torch_snippets import *\nx = torch.zeros(2)\nwith torch.no_grad():\n    out = post(x)\n"
+    assert wrap_no_grad("from torch.nn import functional as F\nout = F.relu(x)\n", line=2) is None

@@ -97,3 +97,66 @@ def test_device_mismatch_on_cpu_with_the_real_cuda_message(message, index):
     assert fix.patched_source == example.fixed, fix.diff
     # on this machine the patched cell must run clean once its device is the CPU
     assert run_source(fix.patched_source.replace('"cuda"', '"cpu"'), watch=False).failure is None
+
+
+DRAWING = """\
+import numpy as np
+
+def draw(outputs):
+    boxes, scores = [t[:3].numpy() for t in outputs]
+    return np.concatenate([boxes.ravel(), scores])
+"""
+PREDICTING = """\
+import torch
+from drawing import draw
+torch.manual_seed(0)
+net = torch.nn.Linear(4, 6)
+net.eval()
+image = torch.randn(5, 4)
+out = net(image)
+outputs = (out[:, :4], out[:, 4])
+picture = draw(outputs)
+"""
+
+
+def test_predictions_drawn_by_an_imported_helper_run_under_no_grad_where_the_model_ran(tmp_path, monkeypatch):
+    """Nothing in the program backpropagates and the conversion sits in a user file: the
+    forward that made the graph is named, and its fix is no_grad there (Yolact_minimal#9)."""
+    (tmp_path / "drawing.py").write_text(DRAWING)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    report = nb_autograd.diagnose(PREDICTING)
+    top = report.diagnoses[0]
+    assert (top.cause, top.line) == ("numpy_on_grad_tensor", 7)
+    assert top.fixes[0].kind == "wrap_no_grad" and "with torch.no_grad():\n    out = net(image)" in top.fixes[0].patched_source
+    assert nb_autograd.diagnose(top.fixes[0].patched_source).error is None
+    trained = nb_autograd.diagnose(PREDICTING + "out.sum().backward()\n")  # a program that trains: the conversion is named
+    assert trained.diagnoses[0].line != 7
+
+
+RANKING = """\
+import torch
+
+def average_precision(scores, labels):
+    hits = labels[scores.argsort(descending=True)].float()
+    precision = hits.cumsum(0) / torch.arange(1, len(hits) + 1)
+    return (precision * hits).sum() / hits.sum()
+"""
+RANKED = """\
+import torch
+import ranking
+scores = torch.tensor([0.2, 0.9, 0.4], requires_grad=True)
+labels = torch.tensor([0, 1, 1])
+loss = 1 - ranking.average_precision(scores, labels)
+loss.backward()
+"""
+
+
+def test_a_loss_from_a_library_metric_without_a_graph_is_named_where_it_is_computed(tmp_path, monkeypatch):
+    """A rank-based metric used as the loss (torchmetrics#388): its result has no graph though
+    its input requires grad; the line that computes it is named, with no patch offered (the
+    expert trains with another loss)."""
+    (tmp_path / "ranking.py").write_text(RANKING)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    top = nb_autograd.diagnose(RANKED).diagnoses[0]
+    assert (top.cause, top.line) == ("no_grad_fn", 5)
+    assert "`ranking`" in top.explanation and "not differentiable" in top.explanation

@@ -21,6 +21,7 @@ NAMES = {  # (cause, BAD index) -> the name the finding must mention
     ("graph_kept_alive", 5): "net.running_mean",
     ("graph_kept_alive", 6): "epoch_aux",
     ("graph_kept_alive", 7): "err",
+    ("graph_kept_alive", 8): "acc.buf",
     ("grads_not_zeroed", 0): "opt",
     ("grads_not_zeroed", 1): "optimizer",
 }

@@ -14,14 +14,14 @@ from .inplace_modified_saved_tensor_examples import BAD, GOOD  # noqa: F401  (th
 CAUSE = "inplace_modified_saved_tensor"
 SYMPTOM = "inplace_modified"
 
-def _producer_line(ev: Evidence) -> int | None:
-    """Where the modified tensor was made: the graph node named in the message (watcher)."""
+def _producer_lines(ev: Evidence) -> frozenset[int]:
+    """Where the modified tensor may have been made: the lines of the graph's nodes of the op
+    the message names (watcher)."""
     producer = ev.symptom.get("producer") if ev.symptom else ""
     graph = ev.failure.graph if ev.failure else None
     if not producer or graph is None:
-        return None
-    lines = [n.line for n in graph.nodes if n.op.startswith(producer) and n.line]
-    return max(lines) if lines else None
+        return frozenset()
+    return frozenset(n.line for n in graph.nodes if n.op.startswith(producer) and n.line)
 
 
 # The message's "output 0 of Div" names the op that produced the saved tensor. When that op
@@ -36,7 +36,7 @@ _WRITES = {"Div": ("/=", "div_"), "Mul": ("*=", "mul_"), "Add": ("+=", "add_"), 
            "Tanh": ("tanh_",), "Clamp": ("clamp_",), "Pow": ("**=", "pow_"), "Exp": ("exp_",)}
 
 
-def _score(ev: Evidence, op: InplaceOp, made_at: int | None, producer_wrote: bool, in_group: bool) -> float:
+def _score(ev: Evidence, op: InplaceOp, made_at: frozenset[int], producer_wrote: bool, in_group: bool) -> float:
     producer = ev.symptom.get("producer")
     score = 0.7
     if producer and any(w in op.text for w in _WRITES.get(producer.removesuffix("Backward0"), ())):
@@ -44,7 +44,7 @@ def _score(ev: Evidence, op: InplaceOp, made_at: int | None, producer_wrote: boo
     if in_group:
         score += 0.1 - 2 * op.line / 1e6  # as many writes into this name as the version moved on: the first
     made_here = {a.line for a in ev.code.assigns_to(op.target)} if op.target else set()
-    if made_at is not None and made_at in made_here:
+    if made_at & made_here or not made_at and _made_by_producer(ev, op, producer):
         score += 0.2
     written = ev.failure.written_by if ev.failure else ()
     if op.kind == "step" and written:  # the runtime found whose parameter it is: that optimizer's step
@@ -53,9 +53,20 @@ def _score(ev: Evidence, op: InplaceOp, made_at: int | None, producer_wrote: boo
         score += 0.2 if producer in {"AsStrided", "T", "", "TBackward0"} or not producer else -0.3
     if op.kind == "step" and ev.line is not None and op.line > ev.line:  # only through the loop's wrap-around:
         score -= 0.05                                                  # a step between the forward and this backward comes first
-    elif op.kind == "inplace_kw" and made_at is not None and op.line <= made_at:
+    elif op.kind == "inplace_kw" and made_at and op.line <= max(made_at):
         score += 0.1
     return score + op.line / 1e6  # the latest write wins a tie
+
+
+def _made_by_producer(ev: Evidence, op: InplaceOp, producer: str | None) -> bool:
+    """Without the graph: the name `op` writes was last assigned, in its function, from a call
+    of the op the message names (`res1 = torch.exp(...)` then `res1 += ...` for "output 0 of
+    ExpBackward0"): the likely saved tensor."""
+    name = (producer or "").removesuffix("Backward0").removesuffix("Backward1").lower()
+    before = [a for a in ev.code.assigns_to(op.target or "") if a.line < op.line
+              and ev.code.function_at(a.line) is ev.code.function_at(op.line)]
+    last = max(before, key=lambda a: a.line) if before else None
+    return bool(name) and last is not None and (last.call or "").rpartition(".")[2].lower() == name
 
 
 def _versions(ev: Evidence) -> tuple[int, int] | None:
@@ -84,7 +95,7 @@ def match(ev: Evidence) -> Hit | None:
                  and op.target in ev.failure.written_by and any(a <= op.line <= b for a, b in loops))
     if not ops:
         return Hit(CAUSE, ev.line, 0.4, facts=_facts(ev, None), variant="unknown")
-    made_at = _producer_line(ev)
+    made_at = _producer_lines(ev)
     versions = _versions(ev)
     jump = versions[0] - versions[1] if versions else 0  # writes the saved tensor took after it was saved
     producer_wrote = versions is not None and versions[1] >= 1  # its own write is counted in what was saved

@@ -158,5 +158,13 @@ def match(ev: Evidence) -> Hit | None:
 
 
 def plans(hit: Hit, ev: Evidence) -> list:
+    """The writes themselves under no_grad; when they run inside a helper or a lambda the
+    program's statement calls (`postprocess(opt_img[0])`, whose transform ends in `x.mul_(...)`),
+    that statement instead: the helper stays as it is for the tensors it was written for."""
     run = tuple(int(x) for x in hit.fact("lines").split(",") if x)
-    return list([plan("init_under_no_grad", lines=lines) for lines in (run, (hit.line,))])
+    out = [plan("init_under_no_grad", lines=lines) for lines in (run, (hit.line,))]
+    outer = ev.failure.stack_lines[0] if ev.failure and ev.failure.stack_lines else None
+    if outer is not None and outer != hit.line and ev.code.function_at(outer) is None and \
+            not ev.code.line_text(hit.line).startswith(("with ", "for ")):
+        out.append(plan("wrap_no_grad", line=outer))
+    return out

@@ -6,7 +6,7 @@ from ...evidence import Evidence
 from ...evidence.errors import read_errors
 from ...fixes.plan import plan
 from ..base import Hit
-from ._no_grad_trace import CutSite, no_grad_with, find_cut
+from ._no_grad_trace import CutSite, find_cut, made_before, no_grad_with
 from .no_grad_fn_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "no_grad_fn"
@@ -170,7 +170,33 @@ def match(ev: Evidence) -> Hit | None:
     if wanted:
         line, name = wanted[0]
         return Hit(CAUSE, line, 0.8, variant="requires_grad_missing", facts=_facts(ev, line, leaf=name))
+    outside = _made_outside_autograd(ev, facts)
+    if outside is not None:
+        line, library = outside
+        return Hit(CAUSE, line, 0.6, variant="outside_autograd", facts=_facts(ev, line, ev.code.line_text(line), library=library),
+                   related=(("backward", ev.line),))
     return Hit(CAUSE, ev.line, 0.4, variant="unknown", facts=_facts(ev, ev.line))
+
+
+_AUTOGRAD_MODULES = frozenset({"torch", "F", "nn", "self", "np", "numpy", "math"})
+
+
+def _made_outside_autograd(ev: Evidence, facts) -> tuple[int, str] | None:
+    """The backpropagated tensor is the result of a library's call (`torchmetrics.AveragePrecision
+    (...)(x, y)`) given a tensor that requires grad: the library computed it without a graph (a
+    metric, rank-based and not differentiable). (the line, the library)"""
+    site = ev.backward_site
+    name = site.receiver.split(".")[0].split("[")[0] if site else ""
+    made = made_before(ev, name, ev.line) if name.isidentifier() else None
+    if made is None or made.detached or made.no_grad:
+        return None
+    given = {n for _, n, g in facts.leaves if g} | set(facts.grad_reads)
+    defined = {f.name for f in ev.code.functions}
+    libraries = [r.split(".")[0] for r in sorted(made.reads) if "." in r and r.split(".")[0] not in _AUTOGRAD_MODULES
+                 and r.split(".")[0] not in defined and not ev.code.assigns_to(r.split(".")[0])]
+    if libraries and {r.split(".")[0] for r in made.reads} & given:
+        return made.line, libraries[0]
+    return None
 
 
 def plans(hit: Hit, ev: Evidence) -> list:

@@ -65,6 +65,45 @@ w = torch.randn(3, requires_grad=True)
 out = w * torch.arange(3.0)
 (g,) = torch.autograd.grad(out.sum(), w)
 """),
+    Example(code="""\
+import torch
+class Tagger(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = torch.nn.Linear(4, 3)
+
+    def compute_loss(self, logits, target):
+        per_token = torch.nn.functional.cross_entropy(logits, target, reduction="none")
+        return per_token.unsqueeze(1)
+
+    def forward(self, x, target):
+        return {"loss": self.compute_loss(self.head(x), target)}
+
+model = Tagger()
+out = model(torch.randn(6, 4), torch.randint(0, 3, (6,)))
+train_loss = out["loss"]
+train_loss.backward()
+print(train_loss.item())
+""", line=9, fixed="""\
+import torch
+class Tagger(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = torch.nn.Linear(4, 3)
+
+    def compute_loss(self, logits, target):
+        per_token = torch.nn.functional.cross_entropy(logits, target, reduction="none")
+        return per_token.unsqueeze(1).mean()
+
+    def forward(self, x, target):
+        return {"loss": self.compute_loss(self.head(x), target)}
+
+model = Tagger()
+out = model(torch.randn(6, 4), torch.randint(0, 3, (6,)))
+train_loss = out["loss"]
+train_loss.backward()
+print(train_loss.item())
+"""),
 )
 
 GOOD = (
@@ -95,11 +134,33 @@ def _how(ev: Evidence, names: frozenset[str], line: int) -> str:
     return "mean" if any(k in joined for k in _PER_ELEMENT) or "'none'" in joined or '"none"' in joined else "sum"
 
 
+def _returned_unreduced(ev: Evidence, names) -> int | None:
+    """The backpropagated tensor was made by a `return` in another function (a model's
+    `compute_loss` returning one loss per sample), and the caller treats it as one number
+    (`train_loss.item()`): reduce it where it is returned. The line, from the runtime's graph."""
+    graph = ev.failure.graph if ev.failure else None
+    roots = [graph.node(i) for i in ev.failure.root_ids] if graph is not None else []
+    line = roots[0].line if len(roots) == 1 and roots[0] is not None else None
+    if line is None or line == ev.line or not ev.code.line_text(line).startswith("return ") \
+            or ev.code.function_at(line) is ev.code.function_at(ev.line):
+        return None
+    scalar = any(n.endswith(".item") and n[:-5] in names for n, _ in ev.code.reads)
+    return line if scalar else None
+
+
 def match(ev: Evidence) -> Hit | None:
     site = ev.backward_site
     if ev.line is None:
         return None
     names = site.names if site else frozenset()
+    returned = _returned_unreduced(ev, names)
+    if returned is not None:  # how the function computes it says whether it is a per-element loss
+        function = ev.code.function_at(returned)
+        text = " ".join(ev.code.line_text(l) for l in range(function.line, function.end_line + 1)).lower()
+        how = "mean" if any(k in text for k in _PER_ELEMENT) else "sum"
+        return Hit(CAUSE, returned, 0.9, facts=(("name", site.receiver), ("line", str(returned)), ("how", f".{how}()"),
+                                                ("backward_line", str(ev.line))),
+                   related=(("backward", ev.line),), variant="returned")
     how = _how(ev, names, ev.line)
     return Hit(CAUSE, ev.line, 0.9 if site else 0.5,
                facts=(("name", site.receiver if site else "?"), ("line", str(ev.line)), ("how", f".{how}()")),

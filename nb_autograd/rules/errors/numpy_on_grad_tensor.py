@@ -6,8 +6,10 @@ import ast
 import libcst
 
 from ...evidence import Evidence
+from ...evidence.errors import FACTORIES
 from ...fixes.plan import plan
 from ..base import Hit
+from ._no_grad_trace import made_before
 from ._numpy_trace import Origin, attribute_origin, origin_of, passed_from_caller
 from .numpy_on_grad_tensor_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
@@ -88,6 +90,27 @@ def _model_math(ev: Evidence, call: str) -> bool:
     return isinstance(node, libcst.Call) and torch_twin(node) is not None
 
 
+def inference_forward(ev: Evidence) -> int | None:
+    """A program that never backpropagates nor builds an optimizer (a model's predictions
+    drawn or saved), converted inside a user file it imports (a drawing utility, not the
+    notebook's own line): the earliest statement that made one of the graphs the runtime saw
+    in the frames from inputs without one (`net_outs = net(img)`), which no_grad leaves plain."""
+    if ev.failure is None or ev.capture.backwards or ev.code.backwards or \
+            any(a.call and a.call.split(".")[-2:-1] == ["optim"] for a in ev.code.assigns):
+        return None
+    converted = ev.place(ev.line)
+    if converted.file is None:
+        return None
+    grad = {n for n, _ in ev.failure.grad_names}
+    first = ev.failure.stack_lines[0] if ev.failure.stack_lines else ev.line
+    made = [made_before(ev, n, first) for n in grad]
+    roots = [a.line for a in made if a is not None and a.call and not a.detached and not a.no_grad
+             and a.call.rpartition(".")[2] not in FACTORIES and a.call.rpartition(".")[2] != "Parameter"
+             and not {r.split(".")[0] for r in a.reads} & grad and ev.code.function_at(a.line) is None
+             and ev.place(a.line).file != converted.file]
+    return min(roots) if roots else None
+
+
 def match(ev: Evidence) -> Hit | None:
     if ev.line is None:
         return None
@@ -101,6 +124,10 @@ def match(ev: Evidence) -> Hit | None:
                    related=(("convert", ev.line),), variant="logged_total")
     if variant == "implicit" and _model_math(ev, expr):  # part of what the model computes: it must stay a tensor
         return Hit(CAUSE, ev.line, 0.95, facts=facts, variant="model_math")
+    forward = inference_forward(ev)
+    if forward is not None:  # predictions of a model nobody trains here: made without a graph
+        return Hit(CAUSE, forward, 0.95, facts=(*facts[:3], ("line", str(forward)), ("convert_line", str(ev.line))),
+                   related=(("convert", ev.line),), variant="inference")
     passed, origin = _traced(ev, arg) if variant == "implicit" and ev.failure else (None, None)
     at = passed.line if passed else ev.line
     if origin is not None and origin.kind == "stores":  # a log of losses, each still holding its step's graph
@@ -127,6 +154,9 @@ def plans(hit: Hit, ev: Evidence) -> list:
         return [plan("detach_stores", title="detach_logged", stores=stores)]
     if hit.variant == "model_math":
         return [plan("numpy_to_torch", line=hit.line)]
+    if hit.variant == "inference":
+        return [plan("wrap_no_grad", line=hit.line),
+                plan("detach_numpy", line=int(hit.fact("convert_line")), arg=hit.fact("arg") or None)]
     if hit.variant == "made_with_grad":
         return [plan("add_detach", line=hit.line)]
     return list([plan("detach_numpy", line=hit.line, arg=hit.fact("arg") or None)])

@@ -20,6 +20,16 @@ def _accumulators(ev: Evidence) -> dict[str, int]:
     return out
 
 
+def _started_afresh_after(ev: Evidence, name: str, backward: int) -> bool:
+    """`loss = 0` right after `loss.backward()` in the loop that holds the backward: the total
+    each backward reads holds only the terms added since the last one."""
+    loops = ev.code.loops_at(backward)
+    if not loops:
+        return False
+    return any(loops[-1].contains(a.line) and a.line > backward and not a.accumulates and not a.reads
+               for a in ev.code.assigns_to(name))
+
+
 def _added_to_after_backward(ev: Evidence) -> tuple[str, int, int, int] | None:
     """The failing backward's total was backpropagated earlier in the same pass and only added
     to since (no fresh start): (name, first addition after, its first assignment, earlier backward)."""
@@ -74,6 +84,8 @@ def match(ev: Evidence) -> Hit | None:
         return None
     name = hit[0]
     if ev.has_runtime_staleness and ev.holder(name) is not None and not ev.reaches_stale(name):
+        return None
+    if _started_afresh_after(ev, name, site.line):  # each backward gets a total of its own: the stale part is elsewhere
         return None
     kept = _global_total(ev, name, accumulators[name])
     if kept is not None:  # never started afresh: each call adds to the one total set up outside

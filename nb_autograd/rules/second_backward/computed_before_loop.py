@@ -31,7 +31,8 @@ def before_loop_names(ev: Evidence) -> list[tuple[str, int]]:
         for name in a.targets:
             later = [b.line for b in ev.code.assigns_to(name) if a.line < b.line < max(loop.line, a.line + 1)]
             assigned_in_loop = any(loop.contains(b.line) for b in ev.code.assigns_to(name))
-            read_in_loop = any(ev.in_loop_scope(r) for r in ev.code.read_lines(name))
+            read_in_loop = any(ev.in_loop_scope(r) for r in ev.code.read_lines(name)) or \
+                "." in name and ev.code.function_at(a.line) is None and ev.stale_holder(name)  # read by the module's methods
             if not later and not assigned_in_loop and read_in_loop:
                 out.append((name, a.line))
     return out
@@ -41,10 +42,11 @@ def match(ev: Evidence) -> Hit | None:
     repeated = ev.repeated_root_before_loop
     if repeated and ev.joined:
         return None  # the same loss backpropagated again across cells: double_backward
-    if repeated:  # the loss itself was built once, before the loop
+    if repeated:  # the loss itself was built once, before the loop: named where its forward starts
         name, line = repeated
-        return Hit(CAUSE, line, 0.9, facts=(("name", name), ("line", str(line)), ("loop_line", str(ev.loop.line)),
-                                            ("backward_line", str(ev.line))),
+        chain = forward_chain(ev, line, ev.loop.line)
+        return Hit(CAUSE, chain[0], 0.9, facts=(("name", name), ("line", str(chain[0])), ("loop_line", str(ev.loop.line)),
+                                                ("backward_line", str(ev.line)), ("chain", ",".join(map(str, chain)))),
                    related=(("loop", ev.loop.line), ("backward", ev.line)), variant="loss")
     if ev.same_root_call or ev.freed_in_same_pass or ev.backward_site is None or ev.replayed_stores:
         return None  # a stale tensor replayed from a store is not one computed before the loop
@@ -69,6 +71,33 @@ def match(ev: Evidence) -> Hit | None:
     return Hit(CAUSE, line, score, facts=(("name", name), ("line", str(line)), ("loop_line", str(ev.loop.line)),
                                           ("backward_line", str(ev.line))),
                related=(("loop", ev.loop.line), ("backward", ev.line)))
+
+
+def forward_chain(ev: Evidence, line: int, loop_line: int) -> tuple[int, ...]:
+    """The statements before the loop that build the loss at `line` from what is trained
+    (makemore's `logits = xenc @ W; counts = logits.exp(); prob = ...; loss = ...`): each must
+    run again in the loop. What does not read a trained tensor (`xenc = one_hot(xs)`) stays."""
+    trained = _optimized(ev, read_grads=True)
+    function = ev.code.function_at(line)
+    before = sorted((a for a in ev.code.assigns if a.line < loop_line and ev.code.function_at(a.line) is function
+                     and not ev.code.loops_at(a.line) and not a.detached and not a.no_grad), key=lambda a: a.line)
+    if not trained:
+        return (line,)
+    carrying: set[str] = set()
+    lines = set()
+    for a in before:
+        if any(r.split(".")[0] in trained or r in trained or r.split(".")[0] in carrying for r in a.reads):
+            carrying |= set(a.targets)
+            lines.add(a.line)
+    made = next((a for a in before if a.line == line), None)
+    if made is None:
+        return (line,)
+    chain, needed = [line], set(made.reads)
+    for a in reversed([a for a in before if a.line < line]):
+        if a.line in lines and set(a.targets) & needed:
+            chain.append(a.line)
+            needed |= a.reads
+    return tuple(sorted(chain))
 
 
 def given_to_constructor(ev: Evidence, line: int) -> tuple[str, int] | None:
@@ -114,19 +143,22 @@ def _maximal(names) -> set[str]:
     return {n for n in names if not any(m.startswith(n + ".") for m in names)}
 
 
-def _optimized(ev: Evidence) -> set[str] | None:
-    """What the cell's optimizers train (`model` for `model.parameters()`, `w` for `[w]`);
-    None when the cell builds no optimizer."""
+def _optimized(ev: Evidence, read_grads: bool = False) -> set[str] | None:
+    """What the cell's optimizers train (`model` for `model.parameters()`, `w` for `[w]`), and
+    with `read_grads` whose gradients it reads (`a.grad`: trained or inspected by hand); None
+    when there is none."""
     args = [a.call_args for a in ev.code.assigns if a.call and OPTIMIZER.search(a.call)]
-    if not args:
+    graded = {n.partition(".grad")[0] for n, _ in ev.code.reads
+              if read_grads and ".grad" in n and n.partition(".grad")[2][:1] in ("", ".")}
+    if not args and not graded:
         return None
-    return {n.removesuffix(".parameters") for n in _maximal(frozenset().union(*args))}
+    return {n.removesuffix(".parameters") for n in _maximal(frozenset().union(*args))} | graded
 
 
-def trained_by_optimizer(ev: Evidence, reads) -> bool | None:
-    """Does a value computed from `reads` use something an optimizer of the cell trains?
-    None when the cell builds no optimizer (nothing to tell from)."""
-    trained = _optimized(ev)
+def trained_by_optimizer(ev: Evidence, reads, read_grads: bool = False) -> bool | None:
+    """Does a value computed from `reads` use something an optimizer of the cell trains (or,
+    with `read_grads`, whose .grad the cell reads)? None when there is nothing to tell from."""
+    trained = _optimized(ev, read_grads)
     if trained is None or reads is None:
         return None
     return any(r == t or r.startswith(t + ".") for r in _maximal(reads) for t in trained)
@@ -151,12 +183,13 @@ def plans(hit: Hit, ev: Evidence) -> list:
     from .tensor_reused_across_iterations import makes_parameter
 
     name, loop_line = hit.fact("name"), int(hit.fact("loop_line"))
-    made = next((a for a in ev.code.assigns if a.line == hit.line and name in a.targets), None)
+    chain = tuple(int(l) for l in (hit.fact("chain") or "").split(",") if l)
+    made = next((a for a in ev.code.assigns if a.line == (chain[-1] if chain else hit.line) and name in a.targets), None)
     root = (made.call or "").split(".")[0] if made else ""
     loop = next((l for l in ev.code.loops if l.line == loop_line), None)
     only_here = bool(root) and root not in {"torch", "F", "nn"} and loop is not None and \
         not any(loop.contains(r) for r in ev.code.read_lines(root))
-    trained = trained_by_optimizer(ev, _global_reads(ev, made) if made else None)
+    trained = trained_by_optimizer(ev, _global_reads(ev, made) if made else None, read_grads=True)
     only_here = only_here if trained is None else trained
     plans = [plan("wrap_no_grad", line=hit.line), plan("move_into_loop", line=hit.line, loop_line=loop_line)]
     if made is not None and makes_parameter(made):  # a derived parameter: keep the parameter, derive it per call
@@ -164,8 +197,28 @@ def plans(hit: Hit, ev: Evidence) -> list:
     a_loss = "loss" in name.rpartition(".")[2].lower() and ev.code.function_at(hit.line) is ev.code.function_at(loop_line)
     if hit.variant == "loss" or a_loss:  # a loss under no_grad could not be backpropagated at all
         # (MAML's batched inner losses, each differentiated in the task loop just below)
-        return list([plan("move_into_loop", title="recompute_in_loop", line=hit.line,
-                                                    loop_line=loop_line)])
+        made_line = chain[-1] if chain else hit.line
+        single = plan("move_into_loop", title="recompute_in_loop", line=made_line, loop_line=loop_line)
+        if len(chain) > 1:  # the whole forward that builds it, in order
+            return [plan("move_into_loop", title="recompute_in_loop", lines=chain, loop_line=loop_line), single]
+        return [single]
     if trained:  # no_grad would freeze parameters the optimizer is meant to train
         plans = plans[1:]
+    closure = _backpropagating_function(ev, hit.line, loop)
+    if closure is not None and trained is not False:
+        return [plan("move_into_loop", title="recompute_in_closure", line=hit.line, loop_line=closure.line), *plans]
     return list(plans[::-1] if only_here else plans)
+
+
+def _backpropagating_function(ev: Evidence, line: int, loop):
+    """A function defined after `line`, in the same scope, that runs a backward and that the
+    loop calls or hands over (`optimizer.step(closure)`: LBFGS calls it several times a step)."""
+    if loop is None:
+        return None
+    scope = ev.code.function_at(line)
+    for f in ev.code.functions:
+        if f.line > line and ev.code.function_at(f.line) is scope and f.end_line < loop.line \
+                and any(f.line < b.line <= f.end_line for b in ev.code.backwards) \
+                and any(loop.contains(c.line) and (c.func == f.name or f.name in c.arg_names) for c in ev.code.calls):
+            return f
+    return None

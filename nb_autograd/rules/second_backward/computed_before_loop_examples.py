@@ -130,6 +130,70 @@ for step in range(3):
     loss.backward()
     opt.step()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Linear(3, 1)
+opt = torch.optim.LBFGS(net.parameters(), max_iter=4)
+inputs, targets = torch.randn(16, 3), torch.randn(16, 1)
+out = net(inputs)
+
+def closure():
+    opt.zero_grad()
+    err = torch.nn.functional.l1_loss(out, targets)
+    err.backward()
+    return err
+
+for rnd in range(2):
+    opt.step(closure)
+""", line=6, note="a forward done once, read by the closure LBFGS calls several times a step: it "
+                  "goes into the closure", fixed="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Linear(3, 1)
+opt = torch.optim.LBFGS(net.parameters(), max_iter=4)
+inputs, targets = torch.randn(16, 3), torch.randn(16, 1)
+
+def closure():
+    out = net(inputs)
+    opt.zero_grad()
+    err = torch.nn.functional.l1_loss(out, targets)
+    err.backward()
+    return err
+
+for rnd in range(2):
+    opt.step(closure)
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+xs = torch.randint(0, 5, (20,))
+ys = torch.randint(0, 5, (20,))
+W = torch.randn(5, 5, requires_grad=True)
+onehot = torch.nn.functional.one_hot(xs, 5).float()
+scores = onehot @ W
+probs = scores.softmax(1)
+nll = -probs[torch.arange(20), ys].log().mean()
+for it in range(3):
+    W.grad = None
+    nll.backward()
+    W.data -= 0.5 * W.grad
+""", line=7, note="a whole forward written once above the gradient-descent loop (makemore, nn-zero-to-hero#31): "
+                  "named where it starts, every statement that reads W moved in, the one-hot input left outside", fixed="""\
+import torch
+torch.manual_seed(0)
+xs = torch.randint(0, 5, (20,))
+ys = torch.randint(0, 5, (20,))
+W = torch.randn(5, 5, requires_grad=True)
+onehot = torch.nn.functional.one_hot(xs, 5).float()
+for it in range(3):
+    scores = onehot @ W
+    probs = scores.softmax(1)
+    nll = -probs[torch.arange(20), ys].log().mean()
+    W.grad = None
+    nll.backward()
+    W.data -= 0.5 * W.grad
+"""),
 )
 
 GOOD = (

@@ -90,9 +90,17 @@ def _in_setup(ev: Evidence, line: int) -> bool:
 def match(ev: Evidence) -> Hit | None:
     if ev.same_root_call or ev.backward_site is None and not ev.loop:
         return None
-    if ev.freed_in_same_pass:  # two backward calls in one pass: only a state handed from one call to the next
-        return fed_back(ev) if ev.loop is None and ev.has_runtime_staleness else None
+    if ev.freed_in_same_pass and not _freed_before_the_loop(ev):  # two backward calls in one pass: only a
+        return fed_back(ev) if ev.loop is None and ev.has_runtime_staleness else None  # state handed from one to the next
     return _hit(ev, recurrent_states(ev))
+
+
+def _freed_before_the_loop(ev: Evidence) -> bool:
+    """Every graph-freeing call ran outside the loop that raised, before it (a sanity-check
+    batch in the cell above the training loop): what crosses is a state carried into the loop."""
+    loop, calls = ev.loop, ev.freeing_calls
+    return loop is not None and bool(calls) and all(
+        c.stack_lines and c.stack_lines[-1] < loop.line and not any(loop.contains(l) for l in c.stack_lines) for c in calls)
 
 
 def _hit(ev: Evidence, states: list) -> Hit | None:
@@ -148,11 +156,15 @@ def plans(hit: Hit, ev: Evidence) -> list:
     update); or, for plain tensor states, where the call reads them."""
     from ...fixes.plan import plan
 
-    if hit.variant == "fed_back":  # a tensor state is detached where the next call reads it (a tuple keeps its type: no edit)
-        if any("[" in h.path for h in ev.holders_of(hit.fact("name"))):
+    if hit.variant == "fed_back":  # a state is detached where the next call reads it, a container kept as it was
+        name = hit.fact("name")
+        from ...fixes.add_detach import items_detached
+
+        kinds = {h.container for h in ev.holders_of(name) if "[" in h.path}
+        if kinds and (len(kinds) > 1 or not items_detached(name, *kinds)):
             return []
-        return [plan("add_detach", title="add_detach_read", line=int(hit.fact("second_line")), names=(hit.fact("name"),),
-                     reads=True)]
+        return [plan("add_detach", title="add_detach_read", line=int(hit.fact("second_line")), names=(name,),
+                     reads=True, containers=tuple((name, k) for k in kinds))]
     if hit.variant == "discarded_detach":  # keep the detached tensor; else detach the state itself
         return [plan("assign_detach", line=hit.line)] + \
             _state_plans(ev, int(hit.fact("state_line")), hit.fact("state"), int(hit.fact("loop_line")))
@@ -176,12 +188,16 @@ def plans(hit: Hit, ev: Evidence) -> list:
 
 def _state_plans(ev: Evidence, line: int, name: str, loop_line: int) -> list:
     """Detach the states the recurrent call at `line` hands back (or, for plain tensors, where it reads them)."""
+    from ...fixes.add_detach import items_detached
     from ...fixes.detach_state import plain_state
     from ...fixes.plan import plan
 
     names = tuple(dict.fromkeys(n for n, at, _ in recurrent_states(ev) if at == line)) or (name,)
-    paths = [h.path for h in ev.holders if h.path.split("[")[0] in names]
-    as_tuple = True if any("[" in p for p in paths) else False if paths else None  # seen at run time
+    held = [h for n in names for h in ev.holders_of(n)]
+    kinds = {h.container for h in held if "[" in h.path}
+    as_tuple = True if any("[" in h.path for h in held) else False if held else None  # seen at run time
+    if len(names) == 1 and len(kinds) == 1 and kinds != {"tuple"} and items_detached(names[0], *kinds):
+        as_tuple = kinds.pop()  # a NamedTuple, a list or dict of states: detached and kept that kind
     where = {"loop_line": loop_line, "line": line, "names": names, "as_tuple": as_tuple,
              "backward_line": _backward_seen_from(ev, line)}
     wanted = [plan("detach_state", **where)]

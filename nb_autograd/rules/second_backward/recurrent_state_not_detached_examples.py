@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..base import Example
+from .recurrent_state_not_detached_container_examples import CONTAINER_BAD
 from .recurrent_state_not_detached_kept_examples import KEPT_BAD
 
 BAD = (
@@ -334,7 +335,7 @@ for seq, tags in data:
     loss.backward()
     opt.step()
 """),
-) + KEPT_BAD
+) + KEPT_BAD + CONTAINER_BAD
 
 GOOD = (
     Example(code="""\

@@ -48,7 +48,7 @@ class LM(torch.nn.Module):
         for i in range(3):
             self.h = torch.relu(self.h_h(self.h + self.i_h(x[:, i])))
         out = self.h_o(self.h)
-        self.h = tuple(s.detach() for s in self.h) if isinstance(self.h, tuple) else self.h.detach()
+        self.h = self.h.detach()
         return out
 
 model = LM()

@@ -6,6 +6,7 @@ import ast
 import re
 
 from ...evidence import Evidence
+from ...evidence.errors import FACTORIES, read_errors
 from ..base import Hit
 from ._optimizer_steps import depends_on
 from .accumulated_loss_backward_in_loop import match as accumulated
@@ -84,6 +85,33 @@ def _kept_by_module(ev: Evidence) -> list[tuple[str, int]]:
     return out
 
 
+def _tables(ev: Evidence) -> tuple[str, ...]:
+    """Plain tensors (not lists or dicts: the runtime saw a tensor) that the loop around the
+    backward writes row by row (`table[ids, :] = out`) and that reach the freed graph."""
+    loop = ev.loop
+    written = [s.container for s in ev.code.stores if s.method == "setitem" and not s.detached and loop is not None
+               and loop.contains(s.line)]
+    cut = {ev.code.line_text(l) for l in range(loop.line, loop.end_line + 1)} if loop is not None else set()
+    return tuple(dict.fromkeys(n for n in written if f"{n}.detach_()" not in cut and any(
+        h.container == "tensor" and h.reaches_stale and h.path == n for h in ev.holders)))
+
+
+def _made_where_stale(ev: Evidence) -> list[tuple[str, int]]:
+    """What the code shape could not follow (a list handed from a client to a server to an
+    attack): the line the runtime saw make every stale tensor the frames hold, when that line
+    stores or assigns a value. (the container or name, that line)"""
+    graph = ev.failure.graph if ev.failure else None
+    nodes = [graph.node(h.node_id) for h in ev.holders if h.stale] if graph is not None else []
+    lines = {n.line for n in nodes if n is not None}
+    if len(lines) != 1 or None in lines or not nodes:
+        return []
+    line = lines.pop()
+    store = next((s for s in ev.code.stores if s.line == line and not s.detached), None)
+    made = next((a for a in ev.code.assigns if a.line == line and not a.detached and not a.no_grad), None)
+    name = store.container if store else made.targets[0] if made and made.targets else None
+    return [(name, line)] if name else []
+
+
 def _restored_before_backward(ev: Evidence, name: str, line: int) -> bool:
     """The carried tensor was already replaced by this iteration's value before the backward
     ran (stored inside a forward/__call__, or above the backward), so what the name holds now
@@ -140,7 +168,8 @@ def match(ev: Evidence) -> Hit | None:
     loop_vars = {n for l in ev.code.loops for a in ev.code.assigns if a.line == l.line for n in a.targets}
     kept = _set_in_constructor(ev)  # seen stale on a module at run time: the strongest evidence here
     cached = [] if kept else [s for s in _kept_by_module(ev) if s[0] not in recurrent]
-    sources = kept or cached or _fed_first(ev, _container_sources(ev), lambda: _carried_sources(ev, recurrent | loop_vars))
+    sources = kept or cached or _fed_first(ev, _container_sources(ev), lambda: _carried_sources(ev, recurrent | loop_vars)) \
+        or _made_where_stale(ev)
     if not sources:
         return None
     name, line = sources[0]
@@ -149,6 +178,11 @@ def match(ev: Evidence) -> Hit | None:
     cache = _module_cache(ev, name, store)
     if cache is not None:
         kind = "module_cache"
+    if kind == "container" and store.method == "setitem" and _tables(ev):
+        kind = "table"  # a tensor written row by row with each step's outputs
+    written = _written_in_place(ev, name, line) if kind == "attribute" else None
+    if written is not None:  # a buffer made plain, then written in place each call with this step's values
+        line, kind = written, "written_in_place"
     passed = _stored_argument(ev, store) if store is not None else None
     if passed is not None:  # the caller hands the method the graph-attached tensor it stores
         name, line, kind, store = *passed, "passed", None
@@ -163,6 +197,18 @@ def match(ev: Evidence) -> Hit | None:
     # before the loop (a GAN's `self.fake_B` made before the critic's steps)
     return Hit(CAUSE, line, 0.88 if kept else 0.85 if cached else 0.84 if ev.has_runtime_staleness else 0.55, facts=facts,
                related=(("backward", ev.line),), variant=kind)
+
+
+def _written_in_place(ev: Evidence, name: str, line: int) -> int | None:
+    """`self.buf = torch.empty(B)` (a plain buffer, made once) and, in the same method,
+    `self.buf.scatter_add_(0, idx, energies)`: the graph enters the buffer through the in-place
+    write, which chains onto the graph the last call left in it. That write's line."""
+    made = next((a for a in ev.code.assigns if a.line == line and name in a.targets), None)
+    if made is None or (made.call or "").rpartition(".")[2] not in FACTORIES:
+        return None
+    function = ev.code.function_at(line)
+    writes = [l for l in read_errors(ev.capture.source).filling(name) if ev.code.function_at(l) is function]
+    return max(writes) if writes else None
 
 
 def _stored_argument(ev: Evidence, store) -> tuple[str, int] | None:
@@ -220,6 +266,12 @@ def plans(hit: Hit, ev: Evidence) -> list:
     from .computed_before_loop import trained_by_optimizer
 
     name, source = hit.fact("name"), ev.capture.source
+    if hit.variant == "table":  # detached in place once each update is done: within a step the rows keep their gradients
+        tables = _tables(ev)
+        return [plan("detach_tables", facts={"names": ", ".join(tables)}, backward_line=int(hit.fact("backward_line")),
+                     names=tables), plan("add_detach", line=hit.line, names=(name,))]
+    if hit.variant == "written_in_place":  # cut the buffer loose once this call has read it
+        return [plan("detach_after_use", facts={"name": name}, line=hit.line, name=name)]
     if hit.variant == "passed":  # hand the method a detached copy to keep
         return [plan("add_detach", title="add_detach_read", line=hit.line, names=(name,), reads=True)]
     store = next((s for s in ev.code.stores if s.line == hit.line and s.container == name), None)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..base import Example
+from .tensor_reused_across_iterations_inplace_examples import INPLACE_BAD
 from .tensor_reused_across_iterations_kept_examples import KEPT_BAD
 
 BAD = (
@@ -203,7 +204,7 @@ for it in range(3):
     pool.append(fake.detach())
 """),
 
-) + KEPT_BAD
+) + KEPT_BAD + INPLACE_BAD
 
 GOOD = (
     Example(code="""\

@@ -3,7 +3,7 @@ appended to a list, retain_graph=True on a growing total), so memory grows every
 from __future__ import annotations
 
 from ...capture.silent import GraphGrowth, KeptGraph
-from ...evidence.errors import read_errors
+from ...evidence.errors import FACTORIES, read_errors
 from ...evidence import Evidence
 from ..base import Hit
 from .graph_kept_alive_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
@@ -75,8 +75,9 @@ def _returned_totals(ev: Evidence, name: str) -> list[tuple[int, str]]:
 def _module_writes(ev: Evidence, path: str) -> list[int]:
     """Lines of the module's methods that write the attribute `path` ends with."""
     attr = "self." + path.rsplit(".", 1)[1]
-    return list(ev.code.attribute_writes(attr)) or [op.line for op in read_errors(ev.capture.source).inplace
-                                                    if op.target == attr and not ev.code.set_up_only(op.line)]
+    made = {a.line for a in ev.code.assigns_to(attr) if (a.call or "").rpartition(".")[2] in FACTORIES}
+    return [l for l in ev.code.attribute_writes(attr) if l not in made] or \
+        [l for l in read_errors(ev.capture.source).filling(attr) if not ev.code.set_up_only(l)]
 
 
 def _growth_name(ev: Evidence, growth: GraphGrowth) -> tuple[str, int | None, str]:
@@ -93,6 +94,30 @@ def _growth_name(ev: Evidence, growth: GraphGrowth) -> tuple[str, int | None, st
     if carried:
         return carried[0].targets[0], carried[0].line, "retained"
     return (site.receiver if site else "?"), line, "retained"
+
+
+def _read_later_in_block(ev: Evidence, name: str, line: int) -> bool:
+    """`name` is read again after `line`, in the block that holds it (not in another branch)."""
+    reads, indent = set(ev.code.read_lines(name)), ev.code.indent(line)
+    function = ev.code.function_at(line)
+    for later in range(line + 1, (function.end_line if function else len(ev.code.lines)) + 1):
+        if ev.code.line_text(later) and ev.code.indent(later) < indent:
+            return False
+        if later in reads:
+            return True
+    return False
+
+
+def _carrier(ev: Evidence, kept: list[KeptGraph]) -> KeptGraph:
+    """The holder that carries the graphs across iterations: a name the loop assigns afresh
+    each step (`out = model(x)`) holds the history only through what it was made from, so a
+    module's attribute holding (nearly) the same graph is the one named."""
+    first = kept[0]
+    if "." in first.path or "[" in first.path or not any(ev.code.loops_at(a.line) for a in ev.code.assigns_to(first.path)) \
+            or any(a.accumulates for a in ev.code.assigns_to(first.path)):
+        return first
+    inside = [k for k in kept[1:] if "." in k.path and "[" not in k.path and 10 * k.nodes >= 9 * first.nodes]
+    return inside[0] if inside else first
 
 
 def _feeds_a_backward(ev: Evidence, name: str) -> bool:
@@ -127,7 +152,7 @@ def match(ev: Evidence) -> Hit | None:
     growth = [o for o in ev.capture.silent if isinstance(o, GraphGrowth)]
     kept = [k for k in kept if not _feeds_a_backward(ev, k.path) and not _backward_after_its_loop(ev, k.path)]
     if kept:
-        k = kept[0]
+        k = _carrier(ev, kept)
         line, variant = _holder_line(ev, k.path, min(k.lines))
         facts = (("name", k.path), ("nodes", str(k.nodes)), ("iterations", str(k.iterations)),
                  ("bytes", _size(k.live_bytes)))
@@ -168,7 +193,12 @@ def plans(hit: Hit, ev: Evidence) -> list:
         return [plan("detach_statistics", title="detach_accumulated", facts={"name": name},
                      lines=tuple(int(l) for l in hit.fact("lines").split(",")))]
     if hit.variant == "statistic":  # every statistic of the module kept this way, at once
-        return [plan("detach_statistics", lines=tuple(int(l) for l in hit.fact("lines").split(",")))]
+        statistics = plan("detach_statistics", lines=tuple(int(l) for l in hit.fact("lines").split(",")))
+        attr = "self." + name.rsplit(".", 1)[-1]
+        if _read_later_in_block(ev, attr, hit.line) and hit.line in read_errors(ev.capture.source).filling(attr):
+            # a buffer filled in place and handed on (`out = self.buf.clone()`): cut it loose once read
+            return [plan("detach_after_use", facts={"name": attr}, line=hit.line, name=attr), statistics]
+        return [statistics]
     if hit.variant in ("stored", "variable", "made_for_total"):
         return [plan("add_detach", line=hit.line, names=(name,))]
     return []

@@ -233,6 +233,56 @@ for x, y in batches:
     val_error += err / len(batches)
 print(val_error.item())
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+
+class Accum(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = torch.nn.Parameter(torch.ones(1))
+        self.buf = None
+
+    def forward(self, x):
+        if self.buf is None:
+            self.buf = torch.zeros(2)
+        self.buf.zero_()
+        self.buf.add_(x.sum(0) * self.scale)
+        total = self.buf.clone()
+        return total
+
+acc = Accum()
+x = torch.randn(4, 2)
+for step in range(40):
+    out = acc(x)
+    x = x + 0.01 * out.detach()
+print(out.tolist())
+""", line=14, note="a module buffer filled in place each call chains every call's graph (nvalchemi-toolkit#82): cut it loose once read", fixed="""\
+import torch
+torch.manual_seed(0)
+
+class Accum(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = torch.nn.Parameter(torch.ones(1))
+        self.buf = None
+
+    def forward(self, x):
+        if self.buf is None:
+            self.buf = torch.zeros(2)
+        self.buf.zero_()
+        self.buf.add_(x.sum(0) * self.scale)
+        total = self.buf.clone()
+        self.buf.detach_()
+        return total
+
+acc = Accum()
+x = torch.randn(4, 2)
+for step in range(40):
+    out = acc(x)
+    x = x + 0.01 * out.detach()
+print(out.tolist())
+"""),
 )
 
 GOOD = (

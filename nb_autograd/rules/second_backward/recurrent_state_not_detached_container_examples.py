@@ -1,0 +1,85 @@
+"""recurrent_state_not_detached examples whose state is a container the runtime reads (a
+NamedTuple of neuron variables, a dict of per-layer (h, c) pairs): the fix detaches each
+tensor and keeps the container's kind, so the code that reads `state.v` or `states["enc"]`
+still runs (kept apart: the example modules stay small)."""
+from __future__ import annotations
+
+from ..base import Example
+
+CONTAINER_BAD = (
+    Example(code="""\
+import collections
+import torch
+torch.manual_seed(0)
+Neuron = collections.namedtuple("Neuron", "v i")
+w = torch.nn.Parameter(torch.randn(6, 6) * 0.1)
+
+def step(x, st):
+    i = 0.8 * st.i + x @ w
+    v = 0.9 * st.v + i
+    return torch.sigmoid(v), Neuron(v, i)
+
+start = Neuron(torch.zeros(2, 6), torch.zeros(2, 6))
+spikes, st = step(torch.randn(2, 6), start)
+spikes.sum().backward()
+spikes, st = step(torch.randn(2, 6), st)
+spikes.sum().backward()
+""", line=13, note="a NamedTuple state handed to the next call: detached where it is read, "
+                   "still a Neuron", fixed="""\
+import collections
+import torch
+torch.manual_seed(0)
+Neuron = collections.namedtuple("Neuron", "v i")
+w = torch.nn.Parameter(torch.randn(6, 6) * 0.1)
+
+def step(x, st):
+    i = 0.8 * st.i + x @ w
+    v = 0.9 * st.v + i
+    return torch.sigmoid(v), Neuron(v, i)
+
+start = Neuron(torch.zeros(2, 6), torch.zeros(2, 6))
+spikes, st = step(torch.randn(2, 6), start)
+spikes.sum().backward()
+spikes, st = step(torch.randn(2, 6), st._make(s.detach() for s in st))
+spikes.sum().backward()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+cells = torch.nn.ModuleDict({"low": torch.nn.LSTMCell(3, 4), "high": torch.nn.LSTMCell(4, 4)})
+opt = torch.optim.SGD(cells.parameters(), lr=0.1)
+
+def run(x, state):
+    low = cells["low"](x, state["low"])
+    high = cells["high"](low[0], state["high"])
+    return high[0], {"low": low, "high": high}
+
+state = {k: (torch.zeros(2, 4), torch.zeros(2, 4)) for k in cells}
+for window in range(3):
+    out, state = run(torch.randn(2, 3), state)
+    loss = out.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=13, note="a dict of (h, c) pairs carried across windows: each tensor detached, the dict "
+                  "of pairs kept", fixed="""\
+import torch
+torch.manual_seed(0)
+cells = torch.nn.ModuleDict({"low": torch.nn.LSTMCell(3, 4), "high": torch.nn.LSTMCell(4, 4)})
+opt = torch.optim.SGD(cells.parameters(), lr=0.1)
+
+def run(x, state):
+    low = cells["low"](x, state["low"])
+    high = cells["high"](low[0], state["high"])
+    return high[0], {"low": low, "high": high}
+
+state = {k: (torch.zeros(2, 4), torch.zeros(2, 4)) for k in cells}
+for window in range(3):
+    state = {k: tuple(t.detach() for t in s) for k, s in state.items()}
+    out, state = run(torch.randn(2, 3), state)
+    loss = out.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),
+)
