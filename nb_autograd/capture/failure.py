@@ -12,7 +12,7 @@ from . import touch
 from .backwards import BackwardRecorder, root_nodes
 from .frames import is_user_file
 from .graph import ids_below, node_id, snapshot, walk
-from .no_graph import gradless_caches, grad_names, hook_code, no_grad_forwards
+from .no_graph import gradless_caches, grad_names, hook_code, no_grad_forwards, numpy_builtins
 from .records import Failure, Holder
 from .user_code import MAX_ITEMS, NOT_OBJECTS, hooks, user_class
 
@@ -90,10 +90,13 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
             yield from _tensor_values(f"{path}[{key!r}]", value[key], idents, depth + 1)
     elif isinstance(value, torch.nn.Module):  # a module keeps tensors of its own (a target, a history)
         for sub_path, module in list(value.named_modules())[:MAX_ITEMS]:
-            attrs = {**vars(module), **module._buffers}  # a history kept as a buffer and reassigned
             own = user_class(type(module))  # a class in a user file: its attribute names are the user's too
-            for name in [a for a in attrs if (a in idents or own) and a not in _MODULE_OWN
-                         and (_tensors_only(attrs[a]) or _logged(attrs[a]))][:MAX_ITEMS]:
+            if not own and (wanted := _attribute_names(idents)).isdisjoint(module.__dict__) and wanted.isdisjoint(module._buffers):
+                names = ()  # torch's own module, no attribute the user names (most of a model: read on sampled steps)
+            else:
+                attrs = {**vars(module), **module._buffers}  # a history kept as a buffer and reassigned
+                names = [a for a in attrs if (a in idents or own) and a not in _MODULE_OWN]
+            for name in [a for a in names if _tensors_only(attrs[a]) or _logged(attrs[a])][:MAX_ITEMS]:
                 where = f"{path}.{sub_path}.{name}" if sub_path else f"{path}.{name}"
                 if isinstance(attrs[name], torch.Tensor):
                     yield where, attrs[name]
@@ -117,6 +120,14 @@ def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
 
 
 _MODULE_OWN = frozenset(vars(torch.nn.Module())) - {"training"}  # torch's own bookkeeping in every module's __dict__
+_ATTRIBUTE_NAMES: list = [None, frozenset()]  # the last identifiers read, and those a module attribute may hold a tensor under
+
+
+def _attribute_names(idents) -> frozenset:
+    """`idents` less torch's bookkeeping and the `training` flag, computed once per cell's names."""
+    if _ATTRIBUTE_NAMES[0] is not idents:
+        _ATTRIBUTE_NAMES[:] = [idents, frozenset(idents) - _MODULE_OWN - {"training"}]
+    return _ATTRIBUTE_NAMES[1]
 
 
 def _sampled(value):
@@ -309,7 +320,8 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
     base = dict(error_type=type(exc).__name__, message=str(exc)[:4000], stack_lines=stack_lines, stack=stack,
                 unit=recorder.unit, ddp_parameters=_ddp_parameters([f for f, _ in user_frames]),
                 written_by=_optimizers_writing(str(exc), [f for f, _ in user_frames]),
-                grad_names=grad_names([f for f, _ in reversed(user_frames)]) if "numpy()" in str(exc) else ())
+                grad_names=grad_names([f for f, _ in reversed(user_frames)]) if "numpy()" in str(exc) else (),
+                numpy_builtins=numpy_builtins(user_frames[-1][0] if user_frames else None) if "numpy()" in str(exc) else ())
     if not roots:
         if "does not require grad" not in base["message"]:
             return Failure(**base)

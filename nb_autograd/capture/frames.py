@@ -2,7 +2,9 @@
 of their frames, read on every backward call and every optimizer step of a watched loop."""
 from __future__ import annotations
 
+import inspect
 import os
+import sys
 import sysconfig
 from functools import lru_cache
 
@@ -19,6 +21,15 @@ def is_user_file(filename: str) -> bool:
     if filename.startswith("<frozen") or filename.startswith("<string"):
         return False
     return not os.path.realpath(filename).startswith(_LIBRARY_DIRS) if os.path.isabs(filename) else True
+
+
+def release_locals(frame) -> None:
+    """Empty the snapshot `frame.f_locals` left in a function's frame (before Python 3.13): it
+    kept the values it read, a step's loss and its graph, alive until the next reading or the
+    function's return, and freeing them then cost the next sample about 0.15 ms on an LSTMCell
+    loop. The frame's variables are not touched (its fast locals are what the code reads)."""
+    if sys.version_info < (3, 13) and frame.f_code.co_flags & inspect.CO_OPTIMIZED:
+        frame.f_locals.clear()
 
 
 _LINES: dict = {}  # id(code) << 32 | f_lasti -> line

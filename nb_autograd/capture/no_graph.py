@@ -73,6 +73,16 @@ def grad_names(frames) -> tuple[tuple[str, str], ...]:
     return tuple(found.items())[:4 * MAX_ITEMS]
 
 
+SHADOWED = ("sum", "max", "min", "abs", "round", "all", "any", "pow")  # builtins `from numpy import *` replaces
+
+
+def numpy_builtins(frame) -> tuple[str, ...]:
+    """The builtins that the failing frame's globals bind to NumPy's functions (a star import,
+    `%pylab`): `sum(losses)` there converts every tensor in the list to an array."""
+    names = frame.f_globals if frame is not None else {}
+    return tuple(n for n in SHADOWED if (getattr(names.get(n), "__module__", None) or "").startswith("numpy"))
+
+
 def no_grad_forwards(frames, idents: set[str]) -> tuple[tuple[str, int], ...]:
     """(file, first line) of every `forward` decorated with `@torch.no_grad()` (or
     inference_mode) in the user's own modules the frames hold: a call of that module returns

@@ -135,6 +135,7 @@ class Failure:
     leaves_apart: tuple[tuple[int, int], ...] = ()  # (freeing call, leaves its graph reaches without the stale part)
     written_by: tuple[str, ...] = ()  # optimizers (as the frames name them) holding a parameter like the one an in-place error names
     grad_names: tuple[tuple[str, str], ...] = ()  # (name, "tensor" | "list" | ...) in the user frames, innermost first, holding a tensor that requires grad (NumPy errors)
+    numpy_builtins: tuple[str, ...] = ()  # builtins (`sum`) the failing user frame's globals bind to NumPy's (NumPy errors)
     gradless_caches: tuple[str, ...] = ()
     grad_mode_off: bool = False  # gradient tracking was off for the whole session when the error was read
     hook_code: tuple[Frame, ...] = ()  # user functions registered as forward hooks on the frames' modules: (file, def line)

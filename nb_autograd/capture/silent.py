@@ -13,7 +13,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .frames import frame_line
+from .frames import frame_line, release_locals
 from .graph import NO_SEQ, WALK_LIMIT, live_bytes, nodes_below
 from .holders import SPAN, KeptGraph, scan_holders, source_names  # noqa: F401 (KeptGraph: the rules' import)
 
@@ -210,6 +210,7 @@ class Timeline:
                 current = self.ranges[-1] if code is self.top_code else None  # the step's own loss: not walked
                 for kept in scan_holders(frame.f_locals, idents, self.origin, self.ranges, current):
                     self.sampled[kept.path] = kept
+                release_locals(frame)
             if code is self.top_code:
                 break
             frame = frame.f_back

@@ -1,6 +1,7 @@
 """NumPy math on tensors inside a model's own computation (`np.sum(final, 0)` over a list of
-layer outputs in `forward`): the result must stay a differentiable tensor, so the call becomes
-its torch twin (`torch.sum(torch.stack(final), 0)`); detaching would cut the model's graph."""
+layer outputs in `forward`), or a builtin a NumPy star import replaced (`sum(layer_losses)`
+after `%pylab`): the result must stay a differentiable tensor, so the call becomes its torch
+twin (`torch.sum(torch.stack(final), 0)`); detaching would cut the model's graph."""
 from __future__ import annotations
 
 import libcst as cst
@@ -11,11 +12,12 @@ REDUCTIONS = {"sum": "sum", "mean": "mean", "max": "amax", "min": "amin", "prod"
 JOINS = {"concatenate": "cat", "stack": "stack"}
 
 
-def torch_twin(call: cst.Call) -> cst.BaseExpression | None:
-    """The torch form of `np.<f>(x, axis)`, or None for anything else."""
+def torch_twin(call: cst.Call, bare: tuple[str, ...] = ()) -> cst.BaseExpression | None:
+    """The torch form of `np.<f>(x, axis)` (or `f(x)` for `f` in `bare`, names NumPy's), or None."""
     name = dotted(call.func) or ""
     module, _, f = name.rpartition(".")
-    if module not in ("np", "numpy") or f not in REDUCTIONS and f not in JOINS or not call.args:
+    numpy = module in ("np", "numpy") or not module and f in bare
+    if not numpy or f not in REDUCTIONS and f not in JOINS or not call.args:
         return None
     first, rest = call.args[0], [a.with_changes(keyword=cst.Name("dim")) if a.keyword and a.keyword.value == "axis" else a
                                  for a in call.args[1:]]
@@ -26,8 +28,8 @@ def torch_twin(call: cst.Call) -> cst.BaseExpression | None:
     return call.with_changes(func=expr(f"torch.{REDUCTIONS[f]}"), args=[first.with_changes(value=value), *rest])
 
 
-def numpy_to_torch(source: str, *, line: int) -> str | None:
+def numpy_to_torch(source: str, *, line: int, bare: tuple[str, ...] = ()) -> str | None:
     tree = load(source)
     stmt = tree and tree.statement(line)
-    twins = {c: t for c in (calls_in(stmt) if stmt else ()) if (t := torch_twin(c)) is not None}
+    twins = {c: t for c in (calls_in(stmt) if stmt else ()) if (t := torch_twin(c, bare)) is not None}
     return tree.replace(stmt, swap(stmt, twins)) if twins else None

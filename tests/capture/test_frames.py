@@ -52,3 +52,26 @@ def test_frame_line_matches_f_lineno_past_a_long_code_start():
     namespace = {"frame_line": frame_line}
     exec(compile(source, "/home/me/long.py", "exec"), namespace)
     assert namespace["line"] == namespace["f"].f_lineno == 303
+
+
+def test_released_locals_keep_no_value_alive_and_leave_the_variables():
+    import sys
+    import weakref
+
+    import torch
+
+    from nb_autograd.capture.frames import release_locals
+
+    def step():
+        loss = torch.ones(2, requires_grad=True).sum()
+        frame = sys._getframe()
+        assert "loss" in frame.f_locals  # the snapshot now holds `loss`
+        release_locals(frame)
+        ref = weakref.ref(loss)
+        del loss  # the frame's own variable gone: only a snapshot could keep it
+        alive = ref() is not None
+        kept = 41
+        release_locals(frame)
+        return alive, kept + 1
+
+    assert step() == (False, 42)

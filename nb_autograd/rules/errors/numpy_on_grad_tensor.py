@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 
 import libcst
 
@@ -111,11 +112,32 @@ def inference_forward(ev: Evidence) -> int | None:
     return min(roots) if roots else None
 
 
+_STAR_NUMPY = re.compile(r"\s*(from\s+(numpy|pylab|matplotlib\.pylab)\s+import\s+\*|%pylab\b|get_ipython\(\)\.run_line_magic\(['\"]pylab)")
+
+
+def shadowed_call(ev: Evidence) -> tuple[str, ...]:
+    """The builtins called bare at the failing line that the runtime saw bound to NumPy's
+    functions (`sum(layer_losses)` after `from numpy import *` or `%pylab`)."""
+    tree = _statement(ev, ev.line) if ev.failure and ev.failure.numpy_builtins else None
+    called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)} if tree else set()
+    return tuple(n for n in ev.failure.numpy_builtins if n in called) if tree else ()
+
+
+def _star_import(ev: Evidence) -> int | None:
+    """The program's first line that star-imports NumPy's names (`%pylab inline` included)."""
+    return next((n for n, text in enumerate(ev.code.lines, 1) if _STAR_NUMPY.match(text)), None)
+
+
 def match(ev: Evidence) -> Hit | None:
     if ev.line is None:
         return None
     variant, expr, arg = _site(ev)
     facts = (("expr", expr), ("call", expr), ("arg", arg), ("line", str(ev.line)))
+    shadowed = shadowed_call(ev)
+    if shadowed:  # `sum` is NumPy's here: it converts the list of losses it was meant to add
+        star = _star_import(ev) or ev.line
+        return Hit(CAUSE, star, 0.95, facts=(*facts[:3], ("line", str(star)), ("convert_line", str(ev.line)),
+                                            ("name", shadowed[0])), related=(("convert", ev.line),), variant="numpy_builtin")
     totals = logged_totals(ev) if variant == "implicit" else []
     if len(totals) == 1:  # a list of logged losses converted for a plot: each is a tensor with its graph
         total = totals[0]
@@ -154,6 +176,9 @@ def plans(hit: Hit, ev: Evidence) -> list:
         return [plan("detach_stores", title="detach_logged", stores=stores)]
     if hit.variant == "model_math":
         return [plan("numpy_to_torch", line=hit.line)]
+    if hit.variant == "numpy_builtin":
+        return [plan("numpy_to_torch", title="numpy_builtin_to_torch", facts={"name": hit.fact("name")},
+                     line=int(hit.fact("convert_line")), bare=(hit.fact("name"),))]
     if hit.variant == "inference":
         return [plan("wrap_no_grad", line=hit.line),
                 plan("detach_numpy", line=int(hit.fact("convert_line")), arg=hit.fact("arg") or None)]

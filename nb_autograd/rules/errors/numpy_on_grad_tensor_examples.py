@@ -253,6 +253,25 @@ class Propagate(torch.nn.Module):
 out = Propagate()(torch.randn(5, 4))
 out.pow(2).mean().backward()
 """),
+    Example(code="""\
+from numpy import *
+import torch
+
+net = torch.nn.Linear(4, 4)
+x = torch.randn(3, 4)
+layer_losses = [net(x).pow(2).mean(), net(x).abs().mean()]
+loss = sum(layer_losses)
+loss.backward()
+""", line=1, note="a NumPy star import (as %pylab does) makes `sum` NumPy's (leongatys/PytorchNeuralStyleTransfer#16)", fixed="""\
+from numpy import *
+import torch
+
+net = torch.nn.Linear(4, 4)
+x = torch.randn(3, 4)
+layer_losses = [net(x).pow(2).mean(), net(x).abs().mean()]
+loss = torch.sum(torch.stack(layer_losses))
+loss.backward()
+"""),
 )
 
 GOOD = (
