@@ -139,10 +139,13 @@ def _sampled(value):
 
 
 def _transitions(path: str, value):
-    """The tensors of a list of short tuples kept on an object (a replay memory's transitions,
-    `self.memory.append((state, log_prob, reward))`): one level deeper than other containers."""
+    """The tensors of a list kept on an object, or of its short tuples (a meter's running sums,
+    `self._sum[idx] += v`; a replay memory's transitions, `self.memory.append((state, log_prob,
+    reward))`): one level deeper than other containers."""
     for i, item in _sampled(value):
-        if isinstance(item, tuple) and len(item) <= 8:
+        if isinstance(item, torch.Tensor):
+            yield f"{path}[{i}]", item
+        elif isinstance(item, tuple) and len(item) <= 8:
             yield from ((f"{path}[{i}][{j}]", t) for j, t in enumerate(item) if isinstance(t, torch.Tensor))
 
 

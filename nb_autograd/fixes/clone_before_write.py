@@ -1,18 +1,67 @@
 """`x[0] = v` writes into a tensor autograd saved: rebind `x = x.clone()` just before it, so
-the write goes into a copy and the saved `x` keeps its version."""
+the write goes into a copy and the saved `x` keeps its version. When the written value reads
+`x` itself inside a loop (`T[b][t] = conv(T[b][t])`), every later write would change what the
+earlier reads saved, clone or not: before the loop the tensor is kept for reading (`T_in = T`,
+which its producer may have saved too) and the loop writes into one copy (`T = T.clone()`)."""
 from __future__ import annotations
 
 import libcst as cst
 
-from .cst import code_of, load, with_body
+from .cst import code_of, load, reads_of, swap, with_body
+
+_LOOPS = (cst.For, cst.While)
+
+
+def _outer_loop(tree, stmt, name: str):
+    """The outermost loop around `stmt`, inside its function, that does not rebind `name`."""
+    found, node = None, stmt
+    while (node := tree.enclosing(node, (*_LOOPS, cst.FunctionDef))) is not None and isinstance(node, _LOOPS):
+        rebinds = any(isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name) and n.target.value == name
+                      for n in _nodes(node))
+        if rebinds:
+            break
+        found = node
+    return found
+
+
+def _nodes(node):
+    out = []
+
+    class _All(cst.CSTVisitor):
+        def on_visit(self, n):
+            out.append(n)
+            return True
+
+    node.visit(_All())
+    return out
+
+
+def _read_copy(tree, stmt, name: str) -> str | None:
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+    if not isinstance(small, cst.Assign) or not reads_of(small.value, {name}):
+        return None
+    loop = _outer_loop(tree, stmt, name)
+    where = loop and tree.block(loop)
+    if not where:
+        return None
+    taken = {n.value for n in _nodes(tree.module) if isinstance(n, cst.Name)}
+    copy = next(c for c in (f"{name}_in", *(f"{name}_in{k}" for k in range(2, 99))) if c not in taken)
+    reading = swap(small.value, {r: cst.Name(copy) for r in reads_of(small.value, {name})})
+    block, i = where
+    new_loop = swap(loop, {small: small.with_changes(value=reading)})
+    body = list(block.body)
+    keep = [cst.parse_statement(f"{copy} = {name}\n"), cst.parse_statement(f"{name} = {name}.clone()\n")]
+    return with_body(tree, block, body[:i] + keep + [new_loop] + body[i + 1:])
 
 
 def clone_before_write(source: str, line: int, name: str) -> str | None:
     tree = load(source)
     stmt = tree and tree.statement(line)
     where = stmt and tree.block(stmt)
-    if not where:
-        return None
+    if not where or not isinstance(stmt, cst.SimpleStatementLine) or not reads_of(stmt, {name}):
+        return None  # not the write (re-applied after lines moved)
+    if name.isidentifier() and (patched := _read_copy(tree, stmt, name)) is not None:
+        return patched
     block, i = where
     clone = cst.parse_statement(f"{name} = {name}.clone()\n")
     body = list(block.body)

@@ -1,8 +1,9 @@
 """`.numpy()` on a tensor that requires grad: convert a detached CPU copy,
 `t.numpy()` -> `t.detach().cpu().numpy()`; for an implicit conversion (`np.array(t)`),
-convert the tensor argument the same way. Every `.numpy()` on the line and after it in the
-block around it is converted: the error names only the first tensor that requires grad, and a
-detached copy of one that does not is harmless."""
+convert the tensor argument the same way. Every `.numpy()` in the block around the line is
+converted: the error names only the first tensor that requires grad (a function called again
+with its arguments swapped fails on the line above next), and a detached copy of one that does
+not is harmless."""
 from __future__ import annotations
 
 import libcst as cst
@@ -11,8 +12,10 @@ from .cst import Tree, code_of, detached, load
 
 
 def _detached(expr: cst.BaseExpression) -> cst.BaseExpression:
-    """`expr.detach().cpu()`, parenthesised first when `expr` binds looser (`(x @ a).detach()`)."""
-    return cst.Call(cst.Attribute(detached(expr), cst.Name("cpu")))
+    """`expr.detach().cpu()` (`x.cpu().detach()` when `expr` is already moved), parenthesised
+    first when `expr` binds looser (`(x @ a).detach()`)."""
+    moved = isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "cpu"
+    return detached(expr) if moved else cst.Call(cst.Attribute(detached(expr), cst.Name("cpu")))
 
 
 def _has_detach(expr) -> bool:
@@ -48,11 +51,11 @@ _SCOPES = (cst.For, cst.While, cst.With, cst.FunctionDef)
 
 
 def detach_numpy(source: str, line: int, arg: str | None = None) -> str | None:
-    """`arg` names the tensor passed to an implicit conversion; None patches `.numpy()`, on the
-    line and in the rest of the loop, with-block or function holding it: the conversions next
-    to it read the same results (yolov7's boxes, then keypoints) and would fail next."""
+    """`arg` names the tensor passed to an implicit conversion; None patches `.numpy()` in the
+    loop, with-block or function holding the line: the conversions next to it read the same
+    results (yolov7's boxes, then keypoints; umwe's emb1 and emb2) and would fail next."""
     tree = load(source)
     stmt = tree and tree.statement(line)
     scope = tree.enclosing(stmt, _SCOPES) if stmt is not None else None
-    end = tree.positions[scope].end.line if scope is not None else line
-    return tree and tree.rewrite(_Detach(tree, line, arg, range(line, end + 1)))
+    start, end = (tree.positions[scope].start.line, tree.positions[scope].end.line) if scope is not None else (line, line)
+    return tree and tree.rewrite(_Detach(tree, line, arg, range(start, end + 1)))

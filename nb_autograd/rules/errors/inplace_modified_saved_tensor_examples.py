@@ -281,6 +281,28 @@ for step in range(2):
     G_loss.backward()
     opt_G.step()
 """),
+    Example(code="""\
+import torch
+lin = torch.nn.Linear(4, 4)
+w = torch.randn(4, requires_grad=True)
+T = torch.relu(torch.randn(2, 3, 4) * w)
+for b in range(T.size(0)):
+    for t in range(T.size(1)):
+        T[b][t] = lin(T[b][t])
+T.sum().backward()
+""", line=7, note="each slice rewritten from itself in a loop: the loop reads the tensor and writes into one copy "
+                  "(pytorch_geometric_temporal#57)", fixed="""\
+import torch
+lin = torch.nn.Linear(4, 4)
+w = torch.randn(4, requires_grad=True)
+T = torch.relu(torch.randn(2, 3, 4) * w)
+T_in = T
+T = T.clone()
+for b in range(T.size(0)):
+    for t in range(T.size(1)):
+        T[b][t] = lin(T_in[b][t])
+T.sum().backward()
+"""),
 )
 
 GOOD = (
