@@ -210,14 +210,17 @@ def _closure_values(fn, idents: set[str], depth: int):
 _MODIFIED = re.compile(r"modified by an inplace operation: \[torch\.\w+ \[([\d, ]*)\]\].*? is at version (\d+);")
 
 
-def _optimizers_writing(message: str, frames) -> tuple[str, ...]:
-    """The optimizers in the user's frames (`opt_g`, `self.optimizer_G`) with a parameter of the
-    shape and version an in-place error names: whose step() wrote the saved tensor."""
-    m = _MODIFIED.search(message)
-    if m is None:
-        return ()
-    shape, version = tuple(int(x) for x in m.group(1).split(",") if x.strip()), int(m.group(2))
-    found: list[str] = []
+def _leaf_ids(roots, limit: int) -> set[int] | None:
+    """ids of the tensors the failing graph accumulates gradients into (its parameters), or
+    None when the graph could not be read whole."""
+    nodes = list(walk(roots, limit))
+    if not nodes or len(nodes) >= limit:
+        return None
+    return {id(v) for n in nodes if (v := getattr(n, "variable", None)) is not None}
+
+
+def _optimizer_values(frames):
+    """(path, optimizer) for the optimizers the frames name, or their objects hold (`self.opt_g`)."""
     for frame in frames:
         for name, value in list(frame.f_locals.items()):
             candidates = [(name, value)]
@@ -226,12 +229,25 @@ def _optimizers_writing(message: str, frames) -> tuple[str, ...]:
                     candidates += [(f"{name}.{k}", v) for k, v in list(vars(value).items())[:MAX_ITEMS]]
                 except TypeError:
                     pass
-            for path, opt in candidates:
-                if isinstance(opt, torch.optim.Optimizer) and path not in found and any(
-                        tuple(p.shape) in (shape, shape[::-1]) and p._version == version  # a Linear saves weight.t()
-                        for g in opt.param_groups for p in g["params"]):
-                    found.append(path)
-    return tuple(found)
+            yield from ((path, opt) for path, opt in candidates if isinstance(opt, torch.optim.Optimizer))
+
+
+def _optimizers_writing(message: str, frames, roots=()) -> tuple[str, ...]:
+    """The optimizers in the user's frames (`opt_g`, `self.optimizer_G`) with a parameter of the
+    shape and version an in-place error names: whose step() wrote the saved tensor. Of several
+    (an actor-critic's Q and V nets end alike), those whose parameters the failing graph reaches."""
+    m = _MODIFIED.search(message)
+    if m is None:
+        return ()
+    shape, version = tuple(int(x) for x in m.group(1).split(",") if x.strip()), int(m.group(2))
+    found: dict[str, object] = {}
+    for path, opt in _optimizer_values(frames):
+        if path not in found and any(tuple(p.shape) in (shape, shape[::-1]) and p._version == version  # a Linear saves weight.t()
+                                     for g in opt.param_groups for p in g["params"]):
+            found[path] = opt
+    leaves = _leaf_ids(roots, max(1, touch.room() // 8)) if len(found) > 1 and roots else None
+    reached = [path for path, opt in found.items() if leaves and any(id(p) in leaves for g in opt.param_groups for p in g["params"])]
+    return tuple(reached or found)
 
 
 def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tuple[Holder, ...]:
@@ -322,7 +338,7 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
     frames.clear()
     base = dict(error_type=type(exc).__name__, message=str(exc)[:4000], stack_lines=stack_lines, stack=stack,
                 unit=recorder.unit, ddp_parameters=_ddp_parameters([f for f, _ in user_frames]),
-                written_by=_optimizers_writing(str(exc), [f for f, _ in user_frames]),
+                written_by=_optimizers_writing(str(exc), [f for f, _ in user_frames], roots),
                 grad_names=grad_names([f for f, _ in reversed(user_frames)]) if "numpy()" in str(exc) else (),
                 numpy_builtins=numpy_builtins(user_frames[-1][0] if user_frames else None) if "numpy()" in str(exc) else ())
     if not roots:

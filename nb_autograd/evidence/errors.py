@@ -99,11 +99,16 @@ def _device_of(call: ast.Call) -> str | None:
     return None
 
 
+_PLAIN = (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)
+_PLAIN_CALLS = {"dict", "list", "set", "OrderedDict", "collections.OrderedDict", "defaultdict", "collections.defaultdict"}
+
+
 class _Reader(ast.NodeVisitor):
     def __init__(self):
         self.inplace, self.cuts, self.freezes, self.leaves, self.moves = [], [], [], [], []
         self.grad_reads, self.returns, self.decorated, self.twins, self.discarded = set(), [], [], [], []
         self.function = None
+        self.plain: set = set()  # (function, name) bound to a dict, list or set: `kwargs['x'] = 3` writes no tensor
 
     def visit_If(self, node):
         """`if c: p.requires_grad = False` / `else: p.requires_grad = False`: both branches do
@@ -140,8 +145,10 @@ class _Reader(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Assign(self, node):
+        if isinstance(node.value, _PLAIN) or isinstance(node.value, ast.Call) and _call_name(node.value) in _PLAIN_CALLS:
+            self.plain.update((self.function, n.id) for n in node.targets if isinstance(n, ast.Name))
         for t in node.targets:
-            if isinstance(t, ast.Subscript) and dotted(t.value):
+            if isinstance(t, ast.Subscript) and dotted(t.value) and (self.function, dotted(t.value)) not in self.plain:
                 self.inplace.append(InplaceOp(node.lineno, "setitem", dotted(t.value), ast.unparse(node).strip(), self.function))
             if isinstance(t, ast.Attribute) and t.attr == "requires_grad" and isinstance(node.value, ast.Constant) \
                     and node.value.value is False:

@@ -1,12 +1,14 @@
 """Replace an in-place write at one line by its out-of-place form, so the tensor autograd
 saved keeps its version: `y += z` -> `y = y + z` (`xs[i] += z` -> `xs[i] = xs[i] + z` for a list), `x.add_(1)` -> `x = x.add(1)`,
 `relu(inplace=True)` -> `relu()` (with every_flag, at every call in the source: the
-in-place layers of a model are switched off together, which changes no value)."""
+in-place layers of a model are switched off together, which changes no value). With twins,
+the same augmented assignment written elsewhere (`x += connection` in the encoder and the
+decoder blocks) changes too: it would fail next, and the out-of-place form computes the same."""
 from __future__ import annotations
 
 import libcst as cst
 
-from .cst import Tree, load
+from .cst import Tree, code_of, load
 
 _BINARY = {
     cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
@@ -20,12 +22,14 @@ def _outplace_name(name: str) -> str:
 
 
 class _OutOfPlace(cst.CSTTransformer):
-    def __init__(self, tree: Tree, line: int, every_flag: bool = False):
+    def __init__(self, tree: Tree, line: int, every_flag: bool = False, twins: bool = False):
         super().__init__()
         self.tree, self.target, self.every_flag = tree, line, every_flag
+        stmt = tree.statement(line, cst.SimpleStatementLine) if twins else None
+        self.twin = code_of(stmt).strip() if stmt is not None and all(isinstance(s, cst.AugAssign) for s in stmt.body) else None
 
     def leave_SimpleStatementLine(self, original, updated):
-        if self.tree.line(original) != self.target:
+        if self.tree.line(original) != self.target and (self.twin is None or code_of(original).strip() != self.twin):
             return updated
         body = []
         for before, small in zip(original.body, updated.body):
@@ -80,6 +84,6 @@ def _is_module(node) -> bool:
     return isinstance(node, cst.Name) and node.value in {"torch", "F", "nn", "init", "np"}
 
 
-def out_of_place(source: str, line: int, every_flag: bool = False) -> str | None:
+def out_of_place(source: str, line: int, every_flag: bool = False, twins: bool = False) -> str | None:
     tree = load(source)
-    return tree and tree.rewrite(_OutOfPlace(tree, line, every_flag))
+    return tree and tree.rewrite(_OutOfPlace(tree, line, every_flag, twins))

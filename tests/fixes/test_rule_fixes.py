@@ -62,7 +62,8 @@ def test_retain_graph_is_last_with_its_memory_cost_and_only_where_meant(rule, ex
     if "add_retain_graph" in kinds:
         assert kinds.index("add_retain_graph") == len(kinds) - 1
         assert "memory" in top.fixes[-1].note.lower()
-        assert rule.CAUSE in {"double_backward", "shared_subgraph_multiple_backward"}
+        assert rule.CAUSE in {"double_backward", "shared_subgraph_multiple_backward"} or \
+            rule.CAUSE == "computed_before_loop" and "Hessian" in top.what  # every product needs the graph
 
 
 def test_a_band_aid_that_runs_clean_is_caught_by_the_training_comparison():

@@ -49,6 +49,8 @@ def _score(ev: Evidence, op: InplaceOp, made_at: frozenset[int], producer_wrote:
     written = ev.failure.written_by if ev.failure else ()
     if op.kind == "step" and written:  # the runtime found whose parameter it is: that optimizer's step
         score += 0.5 if op.target in written else -0.3
+        if op.target in written and len(written) > 1:  # twin critics both reached: the first step broke the graph
+            score -= 2 * op.line / 1e6
     elif op.kind == "step":
         score += 0.2 if producer in {"AsStrided", "T", "", "TBackward0"} or not producer else -0.3
     if op.kind == "step" and ev.line is not None and op.line > ev.line:  # only through the loop's wrap-around:
@@ -248,4 +250,7 @@ def plans(hit: Hit, ev: Evidence) -> list:
                  plan("out_of_place", facts=facts, line=line)]
     elif hit.variant in {"augassign", "method", "functional"}:
         plans = [plan("out_of_place", facts=facts, line=line)]
+        text = ev.code.line_text(line).strip()
+        if hit.variant == "augassign" and sum(t.strip() == text for t in ev.code.lines) > 1:  # written alike elsewhere
+            plans.insert(0, plan("out_of_place", title="out_of_place_twins", facts=facts, line=line, twins=True))
     return list(plans)

@@ -303,6 +303,52 @@ for b in range(T.size(0)):
         T[b][t] = lin(T_in[b][t])
 T.sum().backward()
 """),
+    Example(code="""\
+import torch
+class Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+
+    def down(self, x, connection):
+        x = torch.sigmoid(self.lin(x))
+        x += connection
+        return x
+
+    def up(self, x, connection):
+        x = torch.sigmoid(self.lin(x))
+        x += connection
+        return x
+
+kwargs = {}
+kwargs['bias'] = True
+b = Block()
+x = torch.randn(2, 4)
+b.up(b.down(x, x), x).sum().backward()
+""", line=14, note="one residual add written in two blocks (a dict written by key is no tensor): both "
+                   "go out of place (fepegar/unet#36)", fixed="""\
+import torch
+class Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+
+    def down(self, x, connection):
+        x = torch.sigmoid(self.lin(x))
+        x = x + connection
+        return x
+
+    def up(self, x, connection):
+        x = torch.sigmoid(self.lin(x))
+        x = x + connection
+        return x
+
+kwargs = {}
+kwargs['bias'] = True
+b = Block()
+x = torch.randn(2, 4)
+b.up(b.down(x, x), x).sum().backward()
+"""),
 )
 
 GOOD = (

@@ -38,7 +38,39 @@ def before_loop_names(ev: Evidence) -> list[tuple[str, int]]:
     return out
 
 
+def differentiated_gradient(ev: Evidence) -> tuple[str, int] | None:
+    """(name, line) of a tensor made from a gradient kept with its graph (`grads =
+    autograd.grad(kl, params, create_graph=True)`) that a function differentiates again on each
+    call (a Hessian-vector product inside conjugate gradient): the runtime saw it stale, and
+    each call's autograd.grad freed the graph the next call needs. Keeping that graph is the
+    method itself, not a leak."""
+    failing, graph = ev.failing_call, ev.failure.graph if ev.failure else None
+    if failing is None or failing.kind != "grad" or ev.code.function_at(ev.line) is None or graph is None:
+        return None
+    calls = {b.line for b in ev.code.backwards if b.kind == "grad" and _keeps_graph(ev, b.line)}
+    grads = {t for a in ev.code.assigns if a.line in calls for t in a.targets}
+    stale = {node.line for h in ev.holders if h.stale and (node := graph.node(h.node_id)) is not None}
+    made = [a for a in ev.code.assigns if a.line in stale and not a.detached
+            and (a.line in calls or a.reads & grads) and ev.code.function_at(a.line) != ev.code.function_at(ev.line)]
+    return (made[-1].targets[0], made[-1].line) if made and made[-1].targets else None
+
+
+def _keeps_graph(ev: Evidence, line: int) -> bool:
+    """The call starting at `line` passes create_graph=True (read over the lines it spans)."""
+    text = ""
+    for n in range(line, min(line + 6, len(ev.code.lines) + 1)):
+        text += ev.code.line_text(n)
+        if text.count("(") <= text.count(")"):
+            break
+    return re.search(r"create_graph\s*=\s*True", text) is not None
+
+
 def match(ev: Evidence) -> Hit | None:
+    hvp = differentiated_gradient(ev)
+    if hvp is not None:  # a Hessian-vector product: each product differentiates the same gradient graph
+        name, line = hvp
+        return Hit(CAUSE, line, 0.9, facts=(("name", name), ("line", str(line)), ("backward_line", str(ev.line))),
+                   related=(("backward", ev.line),), variant="hessian")
     repeated = ev.repeated_root_before_loop
     if repeated and ev.joined:
         return None  # the same loss backpropagated again across cells: double_backward
@@ -182,6 +214,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
     from ...fixes.plan import plan
     from .tensor_reused_across_iterations import makes_parameter
 
+    if hit.variant == "hessian":  # the one place where keeping the graph is the point
+        return [plan("add_retain_graph", title="retain_for_products", line=int(hit.fact("backward_line")))]
     name, loop_line = hit.fact("name"), int(hit.fact("loop_line"))
     chain = tuple(int(l) for l in (hit.fact("chain") or "").split(",") if l)
     made = next((a for a in ev.code.assigns if a.line == (chain[-1] if chain else hit.line) and name in a.targets), None)

@@ -194,6 +194,33 @@ for it in range(3):
     nll.backward()
     W.data -= 0.5 * W.grad
 """),
+    Example(code="""\
+import torch
+w = torch.randn(3, requires_grad=True)
+loss = (w ** 3).sum()
+grads = torch.autograd.grad(loss, w, create_graph=True)
+flat_grad = torch.cat([g.reshape(-1) for g in grads])
+
+def product(v):
+    g_v = torch.dot(flat_grad, v)
+    return torch.autograd.grad(g_v, w)[0]
+
+for _ in range(3):
+    hv = product(torch.randn(3))
+""", line=5, note="Hessian-vector products of one gradient: the inner grad keeps its graph (pytorch-maml-rl#13)", fixed="""\
+import torch
+w = torch.randn(3, requires_grad=True)
+loss = (w ** 3).sum()
+grads = torch.autograd.grad(loss, w, create_graph=True)
+flat_grad = torch.cat([g.reshape(-1) for g in grads])
+
+def product(v):
+    g_v = torch.dot(flat_grad, v)
+    return torch.autograd.grad(g_v, w, retain_graph=True)[0]
+
+for _ in range(3):
+    hv = product(torch.randn(3))
+"""),
 )
 
 GOOD = (
