@@ -19,3 +19,11 @@ def test_detached_parenthesises_loose_expressions():
     assert code_of(detached(expr("x"))) == "x.detach()"
     assert code_of(detached(expr("a * b"))) == "(a * b).detach()"
     assert code_of(detached(expr("(a * b)"))) == "(a * b).detach()"
+
+
+def test_a_program_joined_from_a_cell_and_a_file_with_a_future_import_parses():
+    from nb_autograd.fixes.cst import parses
+
+    joined = "import torch\nx = torch.ones(1)\nfrom __future__ import print_function\ndef show(t):\n    print(t)\n"
+    assert parses(joined)
+    assert not parses(joined + "def broken(:\n")

@@ -32,3 +32,9 @@ def test_axis_becomes_dim_and_a_join_becomes_cat():
 
 def test_numpy_without_a_torch_twin_is_left_alone():
     assert numpy_to_torch(SRC.replace("np.sum(layers, 0) / 3", "np.asarray(layers[0])"), line=6) is None
+
+
+def test_a_builtin_named_as_numpys_becomes_the_torch_reduction_of_the_stacked_list():
+    source = "loss = sum(layer_losses)\nbest = max(scores)\n"
+    assert numpy_to_torch(source, line=1, bare=("sum",)) == "loss = torch.sum(torch.stack(layer_losses))\nbest = max(scores)\n"
+    assert numpy_to_torch(source, line=1) is None  # Python's own sum: nothing to change
