@@ -22,6 +22,7 @@ NAMES = {  # (cause, BAD index) -> the name the finding must mention
     ("graph_kept_alive", 6): "epoch_aux",
     ("graph_kept_alive", 7): "err",
     ("graph_kept_alive", 8): "acc.buf",
+    ("graph_kept_alive", 9): "runner.losses._sum",
     ("grads_not_zeroed", 0): "opt",
     ("grads_not_zeroed", 1): "optimizer",
 }

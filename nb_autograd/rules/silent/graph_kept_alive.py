@@ -21,8 +21,9 @@ def _size(nbytes: int) -> str:
     return str(nbytes)
 
 
-def _holder_line(ev: Evidence, name: str, fallback: int | None) -> tuple[int | None, str]:
-    """Where the code puts the graph into `name`: an accumulation, an append, an assignment."""
+def _holder_line(ev: Evidence, name: str, fallback: int | None, made: tuple[int, ...] = ()) -> tuple[int | None, str]:
+    """Where the code puts the graph into `name`: an accumulation, an append, an assignment;
+    of a module's or object's writes, one the runtime saw make the nodes kept (`made`) first."""
     loops = lambda line: bool(ev.code.loops_at(line))  # noqa: E731
     adds = [a.line for a in ev.code.assigns_to(name) if a.accumulates and not a.detached and loops(a.line)]
     if adds:
@@ -33,6 +34,7 @@ def _holder_line(ev: Evidence, name: str, fallback: int | None) -> tuple[int | N
     sets = [a.line for a in ev.code.assigns_to(name) if loops(a.line) and not a.detached]
     if not sets and "." in name:  # `flow.layers.3.running_mean`: kept by a module, written in its methods
         written = _module_writes(ev, name)
+        written = [w for w in written if w in made] or written  # the branch that ran
         return (written[-1] if written else fallback), "statistic" if written else "variable"
     return (sets[-1] if sets else fallback), "variable"
 
@@ -153,7 +155,7 @@ def match(ev: Evidence) -> Hit | None:
     kept = [k for k in kept if not _feeds_a_backward(ev, k.path) and not _backward_after_its_loop(ev, k.path)]
     if kept:
         k = _carrier(ev, kept)
-        line, variant = _holder_line(ev, k.path, min(k.lines))
+        line, variant = _holder_line(ev, k.path, min(k.lines), k.lines)
         facts = (("name", k.path), ("nodes", str(k.nodes)), ("iterations", str(k.iterations)),
                  ("bytes", _size(k.live_bytes)))
         totals = _returned_totals(ev, k.path) if variant == "variable" else []

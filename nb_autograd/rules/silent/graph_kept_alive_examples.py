@@ -283,6 +283,69 @@ for step in range(40):
     x = x + 0.01 * out.detach()
 print(out.tolist())
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+
+class Meter:
+    def __init__(self, n):
+        self._sum = [0] * n
+
+    def update(self, values):
+        if isinstance(values, list):
+            for i, v in enumerate(values):
+                self._sum[i] += v
+        else:
+            self._sum[0] += values
+
+class Runner:
+    def __init__(self):
+        self.model = torch.nn.Linear(8, 1)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.01)
+        self.losses = Meter(2)
+
+    def train(self):
+        for step in range(6):
+            loss = self.model(torch.randn(16, 8)).pow(2).mean()
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+            self.losses.update([loss, loss * 2])
+
+runner = Runner()
+runner.train()
+""", line=11, note="a meter's running sums two levels down, named at the branch that ran (microsoft/SpareNet#12)", fixed="""\
+import torch
+torch.manual_seed(0)
+
+class Meter:
+    def __init__(self, n):
+        self._sum = [0] * n
+
+    def update(self, values):
+        if isinstance(values, list):
+            for i, v in enumerate(values):
+                self._sum[i] += v.detach()
+        else:
+            self._sum[0] += values
+
+class Runner:
+    def __init__(self):
+        self.model = torch.nn.Linear(8, 1)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.01)
+        self.losses = Meter(2)
+
+    def train(self):
+        for step in range(6):
+            loss = self.model(torch.randn(16, 8)).pow(2).mean()
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+            self.losses.update([loss, loss * 2])
+
+runner = Runner()
+runner.train()
+"""),
 )
 
 GOOD = (
