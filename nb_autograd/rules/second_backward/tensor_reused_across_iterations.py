@@ -96,7 +96,7 @@ def _tables(ev: Evidence) -> tuple[str, ...]:
         h.container == "tensor" and h.reaches_stale and h.path == n for h in ev.holders)))
 
 
-def made_where_stale(ev: Evidence) -> list[tuple[str, int]]:
+def _made_where_stale(ev: Evidence) -> list[tuple[str, int]]:
     """What the code shape could not follow (a list handed from a client to a server to an
     attack): the line the runtime saw make every stale tensor the frames hold, when that line
     stores or assigns a value. (the container or name, that line)"""
@@ -169,7 +169,7 @@ def match(ev: Evidence) -> Hit | None:
     kept = _set_in_constructor(ev)  # seen stale on a module at run time: the strongest evidence here
     cached = [] if kept else [s for s in _kept_by_module(ev) if s[0] not in recurrent]
     sources = kept or cached or _fed_first(ev, _container_sources(ev), lambda: _carried_sources(ev, recurrent | loop_vars)) \
-        or made_where_stale(ev)
+        or _made_where_stale(ev)
     if not sources:
         return None
     name, line = sources[0]
