@@ -16,24 +16,11 @@ def _outer_loop(tree, stmt, name: str):
     """The outermost loop around `stmt`, inside its function, that does not rebind `name`."""
     found, node = None, stmt
     while (node := tree.enclosing(node, (*_LOOPS, cst.FunctionDef))) is not None and isinstance(node, _LOOPS):
-        rebinds = any(isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name) and n.target.value == name
-                      for n in _nodes(node))
-        if rebinds:
+        if any(isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name) and n.target.value == name
+               and tree.inside(n, node) for n in tree.positions):
             break
         found = node
     return found
-
-
-def _nodes(node):
-    out = []
-
-    class _All(cst.CSTVisitor):
-        def on_visit(self, n):
-            out.append(n)
-            return True
-
-    node.visit(_All())
-    return out
 
 
 def _read_copy(tree, stmt, name: str) -> str | None:
@@ -44,7 +31,7 @@ def _read_copy(tree, stmt, name: str) -> str | None:
     where = loop and tree.block(loop)
     if not where:
         return None
-    taken = {n.value for n in _nodes(tree.module) if isinstance(n, cst.Name)}
+    taken = {n.value for n in tree.positions if isinstance(n, cst.Name)}
     copy = next(c for c in (f"{name}_in", *(f"{name}_in{k}" for k in range(2, 99))) if c not in taken)
     reading = swap(small.value, {r: cst.Name(copy) for r in reads_of(small.value, {name})})
     block, i = where
