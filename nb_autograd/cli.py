@@ -11,7 +11,6 @@ import contextlib
 import difflib
 import json
 import os
-import re
 import sys
 
 EXIT_CLEAN = 0
@@ -188,121 +187,45 @@ def cmd_fix(args) -> int:
 
 # notebooks ------------------------------------------------------------------------------
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-
-_PROBE = """\
-import json as _nba_json, nb_autograd as _nba
-_nba_r = _nba.last_report()
-_nba_d = _nba_r.to_dict() if _nba_r is not None else None
-if _nba_d is not None:
-    from nb_autograd.view.text import render as _nba_render
-    _nba_d["text"] = _nba_render(_nba_r)
-print("\\n@@nb-autograd@@" + _nba_json.dumps(_nba_d, ensure_ascii=False))
-"""
-
-
-def read_notebook(path: str) -> list[tuple[int, str, str]]:
-    """(index in the file, cell id, source) of each code cell; BadInput when not a notebook."""
-    raw = _read_text(path, "notebook")
-    try:
-        nb = json.loads(raw)
-    except ValueError as exc:
-        raise BadInput(f"{path}: not a notebook (invalid JSON: {exc})") from None
-    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
-        version = nb.get("nbformat") if isinstance(nb, dict) else None
-        extra = f" (nbformat {version}; only nbformat 4 is read)" if isinstance(version, int) and version < 4 else ""
-        raise BadInput(f"{path}: not a notebook (no list of cells){extra}")
-    cells = []
-    for index, cell in enumerate(nb["cells"]):
-        if not isinstance(cell, dict):
-            raise BadInput(f"{path}: not a notebook (cell {index} is not an object)")
-        if cell.get("cell_type") != "code":
-            continue
-        source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else str(source)
-        cell_id = cell.get("id") if isinstance(cell.get("id"), str) and cell.get("id") else f"cell-{index}"
-        cells.append((index, cell_id, source))
-    return cells
-
-
-def _probe(kernel) -> dict | None:
-    result = kernel.run(_PROBE, cell_id=None, timeout=120)
-    for line in reversed(result.stdout.splitlines()):
-        if line.startswith("@@nb-autograd@@"):
-            return json.loads(line[len("@@nb-autograd@@"):])
-    return None
-
-
-def _with_cell_index(data: dict, cells: list[tuple[int, str, str]], failing_index: int | None) -> dict:
-    """`where.cell_index`: the cell in the file the diagnosis points at (found by its cell id;
-    else the failing cell)."""
-    by_id = {cell_id: index for index, cell_id, _ in cells}
-    for d in data.get("diagnoses", []):
-        where = d.get("where")
-        if not isinstance(where, dict):
-            where = d["where"] = {}
-        where["cell_index"] = by_id.get(where.get("cell_id"), failing_index)
-    return data
-
-
 def diagnose_notebook(path: str, as_json: bool, lang: str) -> int:
-    from .evidence.symptoms import is_autograd_error
-    from .kernel import Kernel, NoKernel
+    from .kernel import NoKernel
+    from .notebook_run import KernelSetupFailed, NotANotebook, parse_notebook, run_notebook
 
     try:
-        cells = read_notebook(path)
-    except BadInput as exc:
+        cells = parse_notebook(_read_text(path, "notebook"), path)
+    except (BadInput, NotANotebook) as exc:
         _fail(str(exc))
     try:
-        kernel = Kernel(os.path.dirname(os.path.abspath(path)))
+        run = run_notebook(path, cells, lang)
     except NoKernel as exc:
         _fail(f"no Jupyter kernel could be started ({exc})")
-    with kernel:
-        setup = kernel.run(f"%load_ext nb_autograd\n%nb_autograd lang {lang}\n", cell_id=None, timeout=120)
-        if setup.error:
-            _fail(f"the kernel could not load nb_autograd ({setup.error[0]}: {setup.error[1]})")
-        for index, cell_id, source in cells:
-            try:
-                result = kernel.run(source, cell_id=cell_id)
-            except TimeoutError as exc:
-                print(f"nb-autograd: {exc}", file=sys.stderr)
-                return EXIT_FOUND
-            if result.error is None:
-                continue
-            ename, evalue = result.error
-            error = f"{ename}: {evalue}"
-            traceback = _ANSI.sub("", "\n".join(result.traceback)) if result.traceback else error
-            ours = is_autograd_error(ename, evalue)
-            data = _probe(kernel) if ours and not result.died else None
-            if data is not None and data.get("error") is None:  # an earlier %%gradwatch report, not this one
-                data = None
-            explanation = (data or {}).pop("text", "")
-            data = _with_cell_index(data or {"error": error, "diagnoses": []}, cells, index)
-            heading = f"nb-autograd: {os.path.basename(path)}, cell {index} (id {cell_id}) raised"
-            if as_json:
-                print(heading, file=sys.stderr)
-                print(traceback, file=sys.stderr)
-                print(json.dumps(data, ensure_ascii=False, indent=2))
-            else:
-                print(heading)
-                print(traceback)
-                if explanation:
-                    print(explanation)
-                elif not ours:
-                    from .i18n import text
-                    print(text("ui.not_ours", lang, error_type=ename))
-            return EXIT_FOUND
-        data = _probe(kernel)  # %%gradwatch findings in cells that ran clean
-    explanation = (data or {}).pop("text", "") if data else ""
-    found = bool(data and data.get("diagnoses"))
-    data = _with_cell_index(data, cells, None) if found else {"error": None, "diagnoses": []}
+    except KernelSetupFailed as exc:
+        _fail(f"the kernel could not load nb_autograd ({exc})")
+    if run.timed_out:
+        print(f"nb-autograd: {run.timed_out}", file=sys.stderr)
+        return EXIT_FOUND
+    if run.failed is None:
+        data = run.report or {"error": None, "diagnoses": []}
+        print(json.dumps(data, ensure_ascii=False, indent=2) if as_json else "no error")
+        if run.report and not as_json:
+            print(run.explanation)
+        return EXIT_FOUND if run.report else EXIT_CLEAN
+    ename, evalue = run.error
+    heading = f"nb-autograd: {os.path.basename(path)}, cell {run.failed.index} (id {run.failed.cell_id}) raised"
     if as_json:
+        data = run.report or {"error": f"{ename}: {evalue}", "diagnoses": []}
+        print(heading, file=sys.stderr)
+        print(run.traceback, file=sys.stderr)
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:
-        print("no error")
-        if found:
-            print(explanation)
-    return EXIT_FOUND if found else EXIT_CLEAN
+        print(heading)
+        print(run.traceback)
+        if run.explanation:
+            print(run.explanation)
+        elif not run.ours:
+            from .i18n import text
+            print(text("ui.not_ours", lang, error_type=ename))
+    return EXIT_FOUND
 
 
 def main(argv: list[str] | None = None) -> int:

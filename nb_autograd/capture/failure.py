@@ -14,7 +14,8 @@ from .frames import is_user_file
 from .graph import ids_below, node_id, snapshot, walk
 from .no_graph import gradless_caches, grad_names, hook_code, no_grad_forwards, numpy_builtins
 from .records import Failure, Holder
-from .user_code import MAX_ITEMS, NOT_OBJECTS, hooks, user_class
+from .tensor_values import tensor_values
+from .user_code import MAX_ITEMS, NOT_OBJECTS, user_class
 
 REACH_LIMIT = 2_000
 
@@ -74,110 +75,6 @@ def _leaves_apart(recorder: BackwardRecorder, calls: set[int], stale: set[int], 
     return tuple(out)
 
 
-def _tensor_values(path: str, value, idents: set[str], depth: int = 0):
-    """(path, tensor) pairs inside a value: tensors, sequences, dicts, object attributes."""
-    if isinstance(value, torch.Tensor):
-        yield path, value
-    elif depth > 1:
-        if depth == 2 and (isinstance(value, list) or type(value).__name__ == "deque"):
-            yield from _transitions(path, value)
-        return
-    elif isinstance(value, (list, tuple)) or type(value).__name__ == "deque":
-        for i, item in _sampled(value):
-            yield from _tensor_values(f"{path}[{i}]", item, idents, depth + 1)
-    elif isinstance(value, dict):
-        for key in list(value)[:MAX_ITEMS]:
-            yield from _tensor_values(f"{path}[{key!r}]", value[key], idents, depth + 1)
-    elif isinstance(value, torch.nn.Module):  # a module keeps tensors of its own (a target, a history)
-        for sub_path, module in list(value.named_modules())[:MAX_ITEMS]:
-            own = user_class(type(module))  # a class in a user file: its attribute names are the user's too
-            if not own and (wanted := _attribute_names(idents)).isdisjoint(module.__dict__) and wanted.isdisjoint(module._buffers):
-                names = ()  # torch's own module, no attribute the user names (most of a model: read on sampled steps)
-            else:
-                attrs = {**vars(module), **module._buffers}  # a history kept as a buffer and reassigned
-                names = [a for a in attrs if (a in idents or own) and a not in _MODULE_OWN]
-            for name in [a for a in names if _tensors_only(attrs[a]) or _logged(attrs[a])][:MAX_ITEMS]:
-                where = f"{path}.{sub_path}.{name}" if sub_path else f"{path}.{name}"
-                if isinstance(attrs[name], torch.Tensor):
-                    yield where, attrs[name]
-                elif isinstance(attrs[name], list):  # outputs kept for the epoch's end (`self.step_outputs.append(log)`)
-                    yield from _logged_values(where, attrs[name])
-                elif isinstance(attrs[name], dict):  # a cache of results by key (`self.cache[word]`)
-                    yield from ((f"{where}[{k!r}]", t) for k, t in list(attrs[name].items())[:MAX_ITEMS])
-                else:  # a state kept as a pair (`self.hidden = (h, c)`)
-                    yield from ((f"{where}[{i}]", t) for i, t in enumerate(attrs[name]))
-            for hook in hooks(module):
-                yield from _closure_values(hook, idents, depth)
-    elif isinstance(value, types.FunctionType):  # a hook or helper that closes over a list
-        yield from _closure_values(value, idents, depth)
-    elif depth <= 1 and hasattr(value, "__dict__") and not isinstance(value, NOT_OBJECTS):  # pipe.scheduler.ets
-        try:
-            attrs = vars(value)
-        except TypeError:
-            return
-        for name in [a for a in attrs if a in idents][:MAX_ITEMS]:
-            yield from _tensor_values(f"{path}.{name}", attrs[name], idents, depth + 1)
-
-
-_MODULE_OWN = frozenset(vars(torch.nn.Module())) - {"training"}  # torch's own bookkeeping in every module's __dict__
-_ATTRIBUTE_NAMES: list = [None, frozenset()]  # the last identifiers read, and those a module attribute may hold a tensor under
-
-
-def _attribute_names(idents) -> frozenset:
-    """`idents` less torch's bookkeeping and the `training` flag, computed once per cell's names."""
-    if _ATTRIBUTE_NAMES[0] is not idents:
-        _ATTRIBUTE_NAMES[:] = [idents, frozenset(idents) - _MODULE_OWN - {"training"}]
-    return _ATTRIBUTE_NAMES[1]
-
-
-def _sampled(value):
-    """(index, item) of a sequence's first and last MAX_ITEMS items (all of a short one)."""
-    items = list(value)
-    n = len(items)
-    indexes = range(n) if n <= 2 * MAX_ITEMS else [*range(MAX_ITEMS), *range(n - MAX_ITEMS, n)]
-    return [(i, items[i]) for i in indexes]
-
-
-def _transitions(path: str, value):
-    """The tensors of a list kept on an object, or of its short tuples (a meter's running sums,
-    `self._sum[idx] += v`; a replay memory's transitions, `self.memory.append((state, log_prob,
-    reward))`): one level deeper than other containers."""
-    for i, item in _sampled(value):
-        if isinstance(item, torch.Tensor):
-            yield f"{path}[{i}]", item
-        elif isinstance(item, tuple) and len(item) <= 8:
-            yield from ((f"{path}[{i}][{j}]", t) for j, t in enumerate(item) if isinstance(t, torch.Tensor))
-
-
-def _logged(value) -> bool:
-    """A list a module fills with tensors, with dicts holding some (a Lightning module's
-    `training_step_outputs`) or with short tuples (a policy's `(reward, prob)` transitions),
-    read on its first and last items."""
-    if not isinstance(value, list) or not value:
-        return False
-    return all(isinstance(v, torch.Tensor) or isinstance(v, dict) and any(isinstance(t, torch.Tensor) for t in v.values())
-               or isinstance(v, tuple) and len(v) <= 8 and any(isinstance(t, torch.Tensor) for t in v)
-               for v in (value[0], value[-1]))
-
-
-def _logged_values(path: str, value: list):
-    for i, item in _sampled(value):
-        if isinstance(item, torch.Tensor):
-            yield f"{path}[{i}]", item
-        elif isinstance(item, dict):
-            yield from ((f"{path}[{i}][{k!r}]", t) for k, t in list(item.items())[:MAX_ITEMS] if isinstance(t, torch.Tensor))
-        elif isinstance(item, tuple):  # a transition (`self.data.append((r, prob[a]))`)
-            yield from ((f"{path}[{i}][{j}]", t) for j, t in enumerate(item) if isinstance(t, torch.Tensor))
-
-
-def _tensors_only(value) -> bool:
-    """A tensor, a short tuple of tensors, or a dict of tensors."""
-    if isinstance(value, dict):
-        return 0 < len(value) and all(isinstance(t, torch.Tensor) for t in list(value.values())[:MAX_ITEMS])
-    return isinstance(value, torch.Tensor) or isinstance(value, tuple) and 0 < len(value) <= 4 and all(
-        isinstance(t, torch.Tensor) for t in value)
-
-
 def _ddp_parameters(frames) -> tuple[str, ...]:
     """The trainable parameter names of the DistributedDataParallel module the user's frames
     hold, in the order DDP numbers them (its error messages give indices)."""
@@ -189,22 +86,6 @@ def _ddp_parameters(frames) -> tuple[str, ...]:
             if isinstance(value, ddp):
                 return tuple(n for n, p in value.module.named_parameters() if p.requires_grad)
     return ()
-
-
-def _closure_values(fn, idents: set[str], depth: int):
-    """Tensors in the variables a function closes over, named as the code names them."""
-    code, cells = getattr(fn, "__code__", None), getattr(fn, "__closure__", None) or ()
-    if code is None or depth > 0:
-        return
-    for name, cell in zip(code.co_freevars, cells):
-        if name not in idents:
-            continue
-        try:
-            content = cell.cell_contents
-        except ValueError:  # not bound yet
-            continue
-        if not isinstance(content, (types.FunctionType, torch.nn.Module)):
-            yield from _tensor_values(name, content, idents, depth + 1)
 
 
 _MODIFIED = re.compile(r"modified by an inplace operation: \[torch\.\w+ \[([\d, ]*)\]\].*? is at version (\d+);")
@@ -250,13 +131,13 @@ def _optimizers_writing(message: str, frames, roots=()) -> tuple[str, ...]:
     return tuple(reached or found)
 
 
-def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tuple[Holder, ...]:
-    found: dict[str, Holder] = {}
+def _holders(frames, idents: set[str], failing: set[int], stale: set[int], skip=frozenset()) -> tuple[Holder, ...]:
+    found: dict[str, Holder] = dict.fromkeys(skip)
     for frame in frames:
         for name, value in list(frame.f_locals.items()):
             if name not in idents or name.startswith("_"):
                 continue
-            for path, tensor in _tensor_values(name, value, idents):
+            for path, tensor in tensor_values(name, value, idents):
                 node = touch.node_of(tensor) if path not in found else None
                 if node is None:
                     continue
@@ -265,7 +146,19 @@ def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tu
                 reaches = is_stale or any(node_id(n) in stale for n in walk([node], REACH_LIMIT))
                 if nid in failing or reaches:  # e.g. a memory bank already refreshed this step
                     found[path] = Holder(path, nid, is_stale, reaches, _container(value, path))
-    return tuple(found.values())
+    return tuple(h for h in found.values() if h is not None)
+
+
+def _suspended_generators(frames) -> list:
+    """The frames of user generators the failing frames hold, paused at a `yield` (a rollout's
+    `predict_generator` keeps its `state` there between steps): not on the stack, still user code."""
+    found = []
+    for frame in frames:
+        for value in list(frame.f_locals.values()):
+            inner = getattr(value, "gi_frame", None) if isinstance(value, types.GeneratorType) else None
+            if inner is not None and is_user_file(inner.f_code.co_filename) and not any(f is inner for f in found):
+                found.append(inner)
+    return found[:4]
 
 
 def _container(value, path: str) -> str:
@@ -354,6 +247,8 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
     stale = set(freed_by)
     idents = set(re.findall(r"[A-Za-z_]\w*", source))
     holders = _holders([f for f, _ in reversed(user_frames)], idents, failing, stale)
+    holders += _holders(_suspended_generators([f for f, _ in user_frames]), idents, failing,
+                        stale, skip={h.path for h in holders})
     if owned and not any(h.stale or h.reaches_stale for h in holders if "." in h.path):
         holders += _holders([types.SimpleNamespace(f_locals={"self": m}) for m in owned], idents, failing, stale)
     graph = snapshot(roots, stale=stale, freed_by=freed_by, origin=origin, limit=budget, made_at=made_at)

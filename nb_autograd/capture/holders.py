@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from . import touch
-from .failure import _tensor_values
+from .tensor_values import tensor_values
 from .graph import NO_SEQ, WALK_LIMIT, live_bytes, walk
 
 SPAN = 3  # a holder must keep nodes of this many iterations of one line
@@ -43,7 +43,7 @@ def scan_holders(namespace: dict, idents: frozenset[str], origin, ranges, curren
     groups: dict[str, list] = {}
     for name, value in list(namespace.items()):
         if name in idents and not name.startswith("_"):
-            for path, tensor in _tensor_values(name, value, idents):
+            for path, tensor in tensor_values(name, value, idents):
                 node = touch.node_of(tensor)
                 if node is not None:
                     groups.setdefault(path.split("[")[0], []).append(node)
@@ -53,12 +53,14 @@ def scan_holders(namespace: dict, idents: frozenset[str], origin, ranges, curren
         if current is not None and all(current[0] <= i <= current[1] for i in ids):
             continue
         per_line: dict[int, set[int]] = {}
-        nodes = size = 0
+        nodes = size = latest = 0
         oldest = NO_SEQ
+        lo, hi = ranges[-1] if ranges else (NO_SEQ, NO_SEQ)
         for node in walk(roots, WALK_LIMIT):
             nodes += 1
             seq = node._sequence_nr()
             oldest = min(oldest, seq) if seq != NO_SEQ else oldest
+            latest += lo <= seq <= hi
             line, iteration = origin(seq)
             if line is not None:
                 per_line.setdefault(line, set()).add(iteration)
@@ -69,6 +71,8 @@ def scan_holders(namespace: dict, idents: frozenset[str], origin, ranges, curren
         if any(oldest >= lo and 2 * sum(lo <= i <= hi for i in ids) >= len(ids) for lo, hi in ranges):  # most of
             # it, not one step's loss and outputs kept beside the later steps' (logs emptied at the epoch's end)
             continue
+        if 2 * latest > nodes:  # mostly the graph the last backward went through, a metric on top of it
+            continue  # (`imput_loss` beside `loss`): one step's forward, its unrolled loop's steps are not iterations kept
         lines = tuple(sorted(l for l, its in per_line.items() if len(its) >= SPAN))
         if lines:
             out.append(KeptGraph(path, nodes, size, max(len(per_line[l]) for l in lines), lines))

@@ -96,9 +96,10 @@ def items_detached(code: str, held: str) -> str | None:
     return rebuilt(code, 0)
 
 
-def add_detach(source: str, *, line: int, names=(), reads: bool = False, dicts=(), containers=()) -> str | None:
+def add_detach(source: str, *, line: int, names=(), reads: bool = False, dicts=(), containers=(), held: str = "") -> str | None:
     """`containers`: (name, how it holds its tensors) of read names the runtime saw holding
-    containers of tensors ("namedtuple", "dict>tuple": see `items_detached`)."""
+    containers of tensors ("namedtuple", "dict>tuple": see `items_detached`); `held`: the same
+    for the value stored (a dict of tensors appended to a list)."""
     tree = load(source)
     stmt = tree and tree.statement(line, cst.SimpleStatementLine)
     small = only_small(stmt)
@@ -117,6 +118,11 @@ def add_detach(source: str, *, line: int, names=(), reads: bool = False, dicts=(
                    for n in reads_of(value, set(names) - done)}
     else:
         mapping = _stored(small, set(names))
+        if held:  # the runtime saw a container there: each of its tensors detached, the container kept
+            kinds = {k: items_detached(code_of(k), held) for k in mapping if isinstance(k, cst.Name)}
+            if len(kinds) != len(mapping) or None in kinds.values():
+                return None
+            mapping = {k: expr(text) for k, text in kinds.items()}
     mapping = {k: v for k, v in mapping.items() if v is not k}
     if not mapping:
         return None

@@ -19,7 +19,7 @@ def detach_after_use(source: str, *, line: int, name: str) -> str | None:
     if here is None or tree.enclosing(write, cst.FunctionDef) is None:
         return None
     body = list(here[0].body)
-    cut = f"{name}.detach_()"
+    cut = f"{name} = {name}.detach()" if "[" in name else f"{name}.detach_()"  # an entry: replaced, a view too
     if any(code_of(stmt).strip() == cut for stmt in body[here[1] + 1:]):
         return None  # applied already
     last = here[1]

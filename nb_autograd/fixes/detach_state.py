@@ -41,8 +41,11 @@ def statement_code(tree, scope, line: int, names, as_tuple: bool | str | None = 
     stmt = tree.statement(line, cst.SimpleStatementLine)
     if stmt is None or not tree.inside(stmt, scope):
         return None
-    if len(names) > 1:
-        return f"{', '.join(names)} = {', '.join(f'{n}.detach()' for n in names)}"
+    if len(names) > 1:  # several states; a tuple each (an LSTM per layer) when the runtime saw them so
+        kind = as_tuple if isinstance(as_tuple, str) else "tuple" if as_tuple else ""
+        values = [items_detached(n, kind) if kind else f"{n}.detach()" for n in names]
+        line = f"{', '.join(names)} = {', '.join(values)}"
+        return line if len(line) <= 100 else f"{', '.join(names)} = (\n" + "".join(f"    {v},\n" for v in values) + ")"
     name = names[0]
     helper = _own_helper(tree)
     callees = [dotted(c.func) or "" for c in calls_in(stmt)]

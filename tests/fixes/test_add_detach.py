@@ -40,3 +40,11 @@ def test_a_container_state_is_detached_and_kept_its_kind():
     assert got == LOOP.format(stmt="out, s = cell(x, s._make(t.detach() for t in s))")
     assert add_detach(got, line=3, names=("s",), reads=True, containers=(("s", "namedtuple"),)) is None
     assert patch("out, s = cell(x, s)", names=("s",), reads=True, containers=(("s", "object"),)) is None
+
+
+def test_a_stored_container_is_detached_item_by_item():
+    assert patch("outputs.append(step)", held="dict") == \
+        LOOP.format(stmt="outputs.append({k: s.detach() for k, s in step.items()})")
+    assert patch("prev = out", names=("prev",), held="tuple") == LOOP.format(stmt="prev = tuple(s.detach() for s in out)")
+    assert patch("outputs.append(f(h))", held="dict") is None  # not a name: no comprehension over a call
+    assert patch("outputs.append(step)", held="object") is None

@@ -103,3 +103,12 @@ def test_the_programs_own_repackage_helper_is_used_when_it_has_one():
     out = detach_state(src, loop_line=6, line=8, names=("hidden",))
     assert "    hidden = repackage_hidden(hidden)\n    # step\n" in out
     assert "s.detach() for s in hidden" not in out
+
+
+def test_several_tuple_states_seen_at_run_time_keep_their_kind_one_per_line_when_long():
+    got = patch("h1, h2 = (z, z), (z, z)", "x1, h1, h2 = enc(x, h1, h2)", ("h1", "h2"), as_tuple=True)
+    assert "    h1, h2 = tuple(s.detach() for s in h1), tuple(s.detach() for s in h2)\n" in got
+    names = ("encoder_h_1", "encoder_h_2", "decoder_h_1")
+    got = patch("pass", f"y, {', '.join(names)} = net(x, {', '.join(names)})", names, as_tuple=True)
+    assert f"    {', '.join(names)} = (\n" in got and "    tuple(s.detach() for s in decoder_h_1),\n" in got
+    compile(got, "<patched>", "exec")

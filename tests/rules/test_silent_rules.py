@@ -23,6 +23,8 @@ NAMES = {  # (cause, BAD index) -> the name the finding must mention
     ("graph_kept_alive", 7): "err",
     ("graph_kept_alive", 8): "acc.buf",
     ("graph_kept_alive", 9): "runner.losses._sum",
+    ("graph_kept_alive", 10): "history",
+    ("graph_kept_alive", 11): "stats.feat_mean",
     ("grads_not_zeroed", 0): "opt",
     ("grads_not_zeroed", 1): "optimizer",
 }

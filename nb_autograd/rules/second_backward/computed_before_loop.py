@@ -71,6 +71,12 @@ def match(ev: Evidence) -> Hit | None:
         name, line = hvp
         return Hit(CAUSE, line, 0.9, facts=(("name", name), ("line", str(line)), ("backward_line", str(ev.line))),
                    related=(("backward", ev.line),), variant="hessian")
+    cached = _cached_around_loop(ev)
+    if cached is not None:  # a context that caches differentiable weights, entered once around the loop
+        line, loop_line = cached
+        return Hit(CAUSE, line, 0.9, facts=(("name", ev.code.line_text(line)), ("line", str(line)),
+                                            ("loop_line", str(loop_line)), ("backward_line", str(ev.line))),
+                   related=(("loop", loop_line), ("backward", ev.line)), variant="cached")
     repeated = ev.repeated_root_before_loop
     if repeated and ev.joined:
         return None  # the same loss backpropagated again across cells: double_backward
@@ -103,6 +109,20 @@ def match(ev: Evidence) -> Hit | None:
     return Hit(CAUSE, line, score, facts=(("name", name), ("line", str(line)), ("loop_line", str(ev.loop.line)),
                                           ("backward_line", str(ev.line))),
                related=(("loop", ev.loop.line), ("backward", ev.line)))
+
+
+_CACHED = re.compile(r"^with\s+([\w.]+\.)?cached\(\)\s*:")
+
+
+def _cached_around_loop(ev: Evidence) -> tuple[int, int] | None:
+    """`with parametrize.cached():` around a loop that holds the failing backward: every step
+    reuses the weights computed once when the block was entered. (the with's line, the loop's)"""
+    for line in ev.failure.stack_lines if ev.failure else ():
+        for at, text in ev.code.headers(line):
+            loops = [l for l in ev.code.loops_at(line) if l.line > at]
+            if _CACHED.match(text) and loops:
+                return at, loops[0].line
+    return None
 
 
 def forward_chain(ev: Evidence, line: int, loop_line: int) -> tuple[int, ...]:
@@ -214,6 +234,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
     from ...fixes.plan import plan
     from .tensor_reused_across_iterations import makes_parameter
 
+    if hit.variant == "cached":  # one step's worth of caching, as the context is meant
+        return [plan("with_per_iteration", line=hit.line)]
     if hit.variant == "hessian":  # the one place where keeping the graph is the point
         return [plan("add_retain_graph", title="retain_for_products", line=int(hit.fact("backward_line")))]
     name, loop_line = hit.fact("name"), int(hit.fact("loop_line"))

@@ -221,6 +221,49 @@ def product(v):
 for _ in range(3):
     hv = product(torch.randn(3))
 """),
+    Example(code="""\
+import torch
+from torch.nn.utils import parametrize
+torch.manual_seed(0)
+
+
+class Symmetric(torch.nn.Module):
+    def forward(self, w):
+        return (w + w.T) / 2
+
+
+head = torch.nn.Linear(4, 4)
+parametrize.register_parametrization(head, "weight", Symmetric())
+opt = torch.optim.SGD(head.parameters(), lr=0.1)
+with parametrize.cached():
+    for step in range(3):
+        a, b = torch.randn(8, 4), torch.randn(8, 4)
+        loss = (head(a) - head(b)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+""", line=14, note="a cached parametrization entered once around the loop (pytorch#71062)", fixed="""\
+import torch
+from torch.nn.utils import parametrize
+torch.manual_seed(0)
+
+
+class Symmetric(torch.nn.Module):
+    def forward(self, w):
+        return (w + w.T) / 2
+
+
+head = torch.nn.Linear(4, 4)
+parametrize.register_parametrization(head, "weight", Symmetric())
+opt = torch.optim.SGD(head.parameters(), lr=0.1)
+for step in range(3):
+    with parametrize.cached():
+        a, b = torch.randn(8, 4), torch.randn(8, 4)
+        loss = (head(a) - head(b)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""),
 )
 
 GOOD = (

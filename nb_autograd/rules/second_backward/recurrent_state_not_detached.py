@@ -10,7 +10,7 @@ from .recurrent_state_not_detached_examples import BAD, GOOD  # noqa: F401  (the
 
 CAUSE = "recurrent_state_not_detached"
 SYMPTOM = "second_backward"
-STATE_NAME = re.compile(r"(^|\.|_)(h|c|hx|cx|hn|cn|h0|c0|h_0|c_0|h_t|c_t|hc|hid|hidden\w*|\w*hidden|\w*state\w*|carry|memory_state)$", re.I)
+STATE_NAME = re.compile(r"(^|\.|_)(h|c|hx|cx|hn|cn|h0|c0|h_0|c_0|h_t|c_t|hc|hid|hidden\w*|\w*hidden|\w*state\w*|carry|memory_state)(_?\d)?$", re.I)  # `encoder_h_1`: one per layer
 RECURRENT_CALL = re.compile(r"rnn|lstm|gru|cell|recur", re.I)
 NEURON_STATE = re.compile(r"^(mem\w*|membrane\w*|v|u|v_?mem\w*|spk|spike\w*|syn\w*|potential\w*|trace\w*)$", re.I)
 _INITIAL = re.compile(r"(^|\.)(zeros|zeros_like|ones|ones_like|full|full_like|empty|empty_like|tensor|randn|rand|clone)$")
@@ -192,10 +192,13 @@ def _state_plans(ev: Evidence, line: int, name: str, loop_line: int) -> list:
     from ...fixes.detach_state import plain_state
     from ...fixes.plan import plan
 
-    names = tuple(dict.fromkeys(n for n, at, _ in recurrent_states(ev) if at == line)) or (name,)
+    loops = ev.code.loops_at(line)  # and the states of the other recurrent calls in the same loop body (encoder, decoder)
+    names = tuple(dict.fromkeys(n for n, at, _ in recurrent_states(ev)
+                                if at == line or loops and ev.code.loops_at(at)[-1:] == loops[-1:])) or (name,)
     held = [h for n in names for h in ev.holders_of(n)]
     kinds = {h.container for h in held if "[" in h.path}
-    as_tuple = True if any("[" in h.path for h in held) else False if held else None  # seen at run time
+    indexed = {n for n in names if any("[" in h.path for h in ev.holders_of(n))}
+    as_tuple = True if indexed and (len(names) == 1 or len(indexed) == len(names)) else False if held else None  # seen at run time
     if len(names) == 1 and len(kinds) == 1 and kinds != {"tuple"} and items_detached(names[0], *kinds):
         as_tuple = kinds.pop()  # a NamedTuple, a list or dict of states: detached and kept that kind
     where = {"loop_line": loop_line, "line": line, "names": names, "as_tuple": as_tuple,

@@ -23,10 +23,22 @@ def _container_sources(ev: Evidence) -> list[tuple[str, int]]:
         ev.in_loop_scope(s.line, s.container) or ev.stale_holder(s.container))]  # a hook's list, seen at run time
     out = []
     for store in loop_stores:
-        if ev.has_runtime_staleness and not ev.reaches_stale(store.container):
+        if ev.has_runtime_staleness and not ev.reaches_stale(store.container) or _made_afresh(ev, store):
             continue
         out.append((store.container, store.line))
     return out
+
+
+def _made_afresh(ev: Evidence, store) -> bool:
+    """`losses = []` in the loop around the backward, above the store and not under an `if`:
+    the container holds only this iteration's values (they reach an old graph through
+    something else, a state the loop carries)."""
+    loop = ev.loop
+    if loop is None or not loop.contains(store.line) or "." in store.container:
+        return False
+    return any(loop.line < a.line < store.line and store.container not in a.reads and not a.accumulates
+               and not any(t.startswith(("if ", "elif ", "else", "try", "except", "with ")) for _, t in ev.code.headers(a.line, loop.line))
+               for a in ev.code.assigns_to(store.container))
 
 
 def makes_parameter(a) -> bool:
@@ -112,6 +124,27 @@ def _made_where_stale(ev: Evidence) -> list[tuple[str, int]]:
     return [(name, line)] if name else []
 
 
+def _carried_in_generator(ev: Evidence) -> list[tuple[str, int]]:
+    """A generator's loop carries a state from one `yield` to the next (a rollout's `state =
+    output`), and the runtime found that state, in the paused generator, holding the freed
+    graph: the next step was computed from the last one's output. (name, where the loop
+    rebinds it)"""
+    out = []
+    for base in dict.fromkeys(h.path.split("[")[0] for h in ev.holders if h.stale and "." not in h.path):
+        for loop in ev.code.loops:
+            f = ev.code.function_at(loop.line)
+            if f is None or not ev.code.carried_in(loop, base) or \
+                    not any(_YIELD.search(t) for t in ev.code.lines[f.line:f.end_line]):
+                continue
+            made = [a.line for a in ev.code.assigns_to(base) if loop.contains(a.line) and not a.detached]
+            if made:
+                out.append((base, max(made)))
+    return out
+
+
+_YIELD = re.compile(r"^\s*(\w+\s*=\s*)?yield\b")
+
+
 def _restored_before_backward(ev: Evidence, name: str, line: int) -> bool:
     """The carried tensor was already replaced by this iteration's value before the backward
     ran (stored inside a forward/__call__, or above the backward), so what the name holds now
@@ -168,13 +201,14 @@ def match(ev: Evidence) -> Hit | None:
     loop_vars = {n for l in ev.code.loops for a in ev.code.assigns if a.line == l.line for n in a.targets}
     kept = _set_in_constructor(ev)  # seen stale on a module at run time: the strongest evidence here
     cached = [] if kept else [s for s in _kept_by_module(ev) if s[0] not in recurrent]
-    sources = kept or cached or _fed_first(ev, _container_sources(ev), lambda: _carried_sources(ev, recurrent | loop_vars)) \
+    generator = [] if kept or cached else _carried_in_generator(ev)
+    sources = kept or cached or generator or _fed_first(ev, _container_sources(ev), lambda: _carried_sources(ev, recurrent | loop_vars)) \
         or _made_where_stale(ev)
     if not sources:
         return None
     name, line = sources[0]
     store = next((s for s in ev.code.stores if s.container == name and s.line == line), None)
-    kind = "container" if store else ("attribute" if "." in name else "variable")
+    kind = "generator" if generator else "container" if store else ("attribute" if "." in name else "variable")
     cache = _module_cache(ev, name, store)
     if cache is not None:
         kind = "module_cache"
@@ -272,6 +306,13 @@ def plans(hit: Hit, ev: Evidence) -> list:
                      names=tables), plan("add_detach", line=hit.line, names=(name,))]
     if hit.variant == "written_in_place":  # cut the buffer loose once this call has read it
         return [plan("detach_after_use", facts={"name": name}, line=hit.line, name=name)]
+    if hit.variant == "generator":  # cut where the loop hands the output on, each container kept as it was
+        made = next((a for a in ev.code.assigns if a.line == hit.line and name in a.targets), None)
+        kinds = {h.container for h in ev.holders_of(name) if "[" in h.path}
+        reads = tuple(sorted(made.reads - {name})) if made else ()
+        held = tuple((n, kinds.pop()) for n in reads) if len(kinds) == 1 else ()
+        return [plan("add_detach", title="add_detach_read", line=hit.line, names=reads, reads=True, containers=held)] + \
+            ([] if held else [plan("add_detach", line=hit.line, names=(name,))])
     if hit.variant == "passed":  # hand the method a detached copy to keep
         return [plan("add_detach", title="add_detach_read", line=hit.line, names=(name,), reads=True)]
     store = next((s for s in ev.code.stores if s.line == hit.line and s.container == name), None)
@@ -292,5 +333,14 @@ def plans(hit: Hit, ev: Evidence) -> list:
     if hit.fact("stores"):
         stores = tuple((int(l), n) for l, n in (s.split(":") for s in hit.fact("stores").split(";")))
         plans.append(plan("detach_stores", title="add_detach", stores=stores))
-    plans.append(plan("add_detach", line=hit.line, names=(name,)))
+    plans.append(plan("add_detach", line=hit.line, names=(name,), held=_held_item(ev, name, store)))
     return list(plans)
+
+
+def _held_item(ev: Evidence, name: str, store) -> str:
+    """How the value stored at the hit holds its tensors, as the runtime saw it ("dict" for
+    `outputs.append(step_out)` with `step_out = {"x": ...}`); "" for a plain tensor or unknown."""
+    kinds = {h.container for h in ev.holders_of(name)}
+    if store is not None and store.method in ("append", "appendleft", "insert", "setitem"):
+        kinds = {k.partition(">")[2] for k in kinds}
+    return kinds.pop() if len(kinds) == 1 and "tensor" not in kinds and "" not in kinds else ""

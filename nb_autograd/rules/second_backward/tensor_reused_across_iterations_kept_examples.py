@@ -231,4 +231,45 @@ for step in range(3):
     opt.step()
     encoder.cache.clear()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+step_net = torch.nn.Linear(4, 4)
+opt = torch.optim.SGD(step_net.parameters(), lr=0.01)
+
+
+def rollout(start, n):
+    state = {"u": start}
+    for t in range(n):
+        out = {"u": state["u"] + step_net(state["u"])}
+        yield out
+        state = out
+
+
+steps = rollout(torch.randn(2, 4), 3)
+for t in range(3):  # each step backpropagated as it comes (gradient accumulation)
+    loss = next(steps)["u"].pow(2).mean()
+    loss.backward()
+opt.step()
+""", line=12, fixed="""\
+import torch
+torch.manual_seed(0)
+step_net = torch.nn.Linear(4, 4)
+opt = torch.optim.SGD(step_net.parameters(), lr=0.01)
+
+
+def rollout(start, n):
+    state = {"u": start}
+    for t in range(n):
+        out = {"u": state["u"] + step_net(state["u"])}
+        yield out
+        state = {k: s.detach() for k, s in out.items()}
+
+
+steps = rollout(torch.randn(2, 4), 3)
+for t in range(3):  # each step backpropagated as it comes (gradient accumulation)
+    loss = next(steps)["u"].pow(2).mean()
+    loss.backward()
+opt.step()
+""", note="the state a paused generator carries to its next step (ai2cm/ace#544)"),
 )

@@ -201,6 +201,13 @@ def plans(hit: Hit, ev: Evidence) -> list:
             # a buffer filled in place and handed on (`out = self.buf.clone()`): cut it loose once read
             return [plan("detach_after_use", facts={"name": attr}, line=hit.line, name=attr), statistics]
         return [statistics]
+    used = [b for b in ev.code.backwards if b.line > hit.line and b.receiver.startswith(name + "[")]
+    if hit.variant == "stored" and used:  # `losses[-1].backward(retain_graph=True)`: the entry is cut once used
+        return [plan("detach_after_use", title="detach_entry_after_use", facts={"name": used[0].receiver},
+                     line=used[0].line, name=used[0].receiver)]
     if hit.variant in ("stored", "variable", "made_for_total"):
+        made = next((a for a in ev.code.assigns if a.line == hit.line and len(a.targets) == 1), None)
+        if made is not None and name not in made.targets and "." in name:  # `value = old * d + new * (1 - d)`,
+            name = made.targets[0]  # then stored under a name the code computes (`register_buffer(buffer_name, value)`)
         return [plan("add_detach", line=hit.line, names=(name,))]
     return []

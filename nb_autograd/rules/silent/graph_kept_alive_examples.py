@@ -346,6 +346,105 @@ class Runner:
 runner = Runner()
 runner.train()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+w = torch.randn(6, requires_grad=True)
+opt = torch.optim.Adam([w], lr=0.1)
+
+
+def fit(steps):
+    history = []
+    for it in range(steps):
+        history.append((w - 1).pow(2).sum() + w.abs().sum() * 0.01)
+        if len(history) > 1 and abs(history[-1].item() - history[-2].item()) < 1e-6:
+            break
+        opt.zero_grad()
+        history[-1].backward(retain_graph=True)
+        opt.step()
+    return history
+
+
+fit(8)
+""", line=10, note="each entry is backpropagated from the list, then kept with its graph (tntorch PR 19)", fixed="""\
+import torch
+torch.manual_seed(0)
+w = torch.randn(6, requires_grad=True)
+opt = torch.optim.Adam([w], lr=0.1)
+
+
+def fit(steps):
+    history = []
+    for it in range(steps):
+        history.append((w - 1).pow(2).sum() + w.abs().sum() * 0.01)
+        if len(history) > 1 and abs(history[-1].item() - history[-2].item()) < 1e-6:
+            break
+        opt.zero_grad()
+        history[-1].backward(retain_graph=True)
+        history[-1] = history[-1].detach()
+        opt.step()
+    return history
+
+
+fit(8)
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+
+
+class Stats(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(4, 4)
+        self.register_buffer("feat_mean", torch.zeros(4))
+
+    def ema(self, key, new, decay=0.9):
+        value = getattr(self, key) * decay + new * (1 - decay)
+        self.register_buffer(key, value)
+
+    def forward(self, x):
+        y = self.proj(x)
+        self.ema("feat_mean", y.mean(0))
+        return y
+
+
+stats = Stats()
+opt = torch.optim.SGD(stats.parameters(), lr=0.1)
+for step in range(6):
+    loss = stats(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=12, note="an EMA buffer stored under a name the code computes (vector-quantize-pytorch PR 57)", fixed="""\
+import torch
+torch.manual_seed(0)
+
+
+class Stats(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(4, 4)
+        self.register_buffer("feat_mean", torch.zeros(4))
+
+    def ema(self, key, new, decay=0.9):
+        value = (getattr(self, key) * decay + new * (1 - decay)).detach()
+        self.register_buffer(key, value)
+
+    def forward(self, x):
+        y = self.proj(x)
+        self.ema("feat_mean", y.mean(0))
+        return y
+
+
+stats = Stats()
+opt = torch.optim.SGD(stats.parameters(), lr=0.1)
+for step in range(6):
+    loss = stats(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),
 )
 
 GOOD = (

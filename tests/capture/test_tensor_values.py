@@ -1,0 +1,28 @@
+"""The walk that names where a value keeps its tensors."""
+import torch
+
+from nb_autograd.capture.tensor_values import tensor_values
+
+
+class Meter:
+    def __init__(self):
+        self.sums = [torch.zeros(()), torch.ones(())]
+
+
+def test_paths_follow_the_code_that_names_them():
+    x = torch.ones(2)
+    found = dict(tensor_values("state", {"h": x, "pair": (x, x)}, {"state"}))
+    assert set(found) == {"state['h']", "state['pair'][0]", "state['pair'][1]"}
+    assert all(t is x for t in found.values())
+
+
+def test_object_attributes_are_read_only_under_names_the_code_uses():
+    meter = Meter()
+    assert [p for p, _ in tensor_values("meter", meter, {"meter", "sums"})] == ["meter.sums[0]", "meter.sums[1]"]
+    assert list(tensor_values("meter", meter, {"meter"})) == []
+
+
+def test_a_module_attribute_the_user_names_is_read():
+    lin = torch.nn.Linear(2, 2)
+    lin.history = torch.zeros(3)
+    assert [p for p, _ in tensor_values("model", lin, {"model", "history"})] == ["model.history"]
