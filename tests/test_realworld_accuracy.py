@@ -21,9 +21,9 @@ if not hasattr(accuracy, "evaluate"):
     spec.loader.exec_module(accuracy)
 
 FLOORS = {  # counts reached on the tuning part; raise them as the rules improve, never lower them
-    "family_a": {"cause": 65, "line": 45, "fix_runs_clean": 60, "fix_matches_expert": 46},
-    "family_b": {"cause": 29, "line": 26, "fix_runs_clean": 26, "fix_matches_expert": 20},
-    "family_c": {"cause": 24, "line": 19, "fix_runs_clean": 20, "fix_matches_expert": 19},
+    "family_a": {"cause": 68, "line": 46, "fix_runs_clean": 62, "fix_matches_expert": 47},
+    "family_b": {"cause": 32, "line": 28, "fix_runs_clean": 28, "fix_matches_expert": 21},
+    "family_c": {"cause": 25, "line": 19, "fix_runs_clean": 24, "fix_matches_expert": 22},
 }  # ("like the expert" one under what was reached: it compares trained floats)
 TARGETS = {"family_a": {"cause": 0.95, "line": 0.9, "fix_runs_clean": 0.9, "fix_matches_expert": 0.85},
            "family_b": {"fix_runs_clean": 0.9, "fix_matches_expert": 0.75},

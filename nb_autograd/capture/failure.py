@@ -251,7 +251,8 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
                         stale, skip={h.path for h in holders})
     if owned and not any(h.stale or h.reaches_stale for h in holders if "." in h.path):
         holders += _holders([types.SimpleNamespace(f_locals={"self": m}) for m in owned], idents, failing, stale)
-    graph = snapshot(roots, stale=stale, freed_by=freed_by, origin=origin, limit=budget, made_at=made_at)
+    graph = snapshot(roots, stale=stale, freed_by=freed_by, origin=origin, limit=budget, made_at=made_at,
+                     versions="modified by an inplace operation" in base["message"])
     apart = _leaves_apart(recorder, set(freed_by.values()), stale, budget) if stale else ()
     return Failure(**base, root_ids=tuple(node_id(r) for r in roots), graph=graph,
                    freed_by=tuple(sorted(freed_by.items())), holders=holders, leaves_apart=apart)

@@ -171,12 +171,29 @@ def saved_buffers(node) -> tuple[SavedBuffer, ...]:
     return tuple(out)
 
 
+def modified_in_place(node) -> bool:
+    """A tensor the node saved was changed in place after it was saved: unpacking it raises
+    the same version error the backward did (the node an in-place error is about)."""
+    for name in _saved_attr_names(node):
+        try:
+            getattr(node, "_saved_" + name)
+        except RuntimeError as exc:
+            if "modified by an inplace operation" in str(exc):
+                return True
+        except Exception:
+            continue
+    return False
+
+
 def snapshot(roots: Iterable, stale: set[int] = frozenset(), freed_by: dict[int, int] | None = None,
              origin: Callable[[int], tuple[int | None, int | None]] | None = None,
-             limit: int = MAX_NODES, made_at: Callable[[int], tuple[str, int] | None] | None = None) -> GraphSnapshot:
+             limit: int = MAX_NODES, made_at: Callable[[int], tuple[str, int] | None] | None = None,
+             versions: bool = False) -> GraphSnapshot:
     """Read the graph below `roots`; `origin(id)` gives (line, iteration) when recorded, and
-    `made_at(id)` the innermost user (file, line) when that is another frame (a helper, a module)."""
+    `made_at(id)` the innermost user (file, line) when that is another frame (a helper, a module).
+    `versions`: also find the nodes whose saved tensors were changed in place (in-place errors)."""
     nodes, edges, roots = [], [], [r for r in roots if r is not None]
+    modified = []
     freed_by = freed_by or {}
     unread = 0
     for node, kids in walk_with_children(roots, limit):
@@ -191,10 +208,12 @@ def snapshot(roots: Iterable, stale: set[int] = frozenset(), freed_by: dict[int,
             is_leaf=variable is not None,
             leaf_shape=tuple(variable.shape) if variable is not None else (),
             line=line, iteration=iteration, freed_by=freed_by.get(nid), made_at=made_at(nid) if made_at else None))
+        if versions and nodes[-1].state == "live" and modified_in_place(node):
+            modified.append(nid)
         edges.extend((nid, node_id(child)) for child in kids)
     by_id = {n.id: n for n in nodes}
     edges = [e for e in edges if e[1] in by_id]
     failed = tuple(i for i in stale if i in by_id and by_id[i].state == "freed")
     return GraphSnapshot(tuple(nodes), tuple(edges), tuple(node_id(r) for r in roots),
                          truncated=unread > 0, stale=tuple(sorted(i for i in stale if i in by_id)),
-                         failed_at=tuple(sorted(failed)), unread=unread)
+                         failed_at=tuple(sorted(failed)), unread=unread, modified=tuple(modified))

@@ -82,6 +82,7 @@ class GraphSnapshot:
     stale: tuple[int, ...] = ()      # nodes an earlier backward had already run through
     failed_at: tuple[int, ...] = ()  # stale nodes whose saved buffers were freed
     unread: int = 0                  # nodes reached but not read (the reading budget ran out)
+    modified: tuple[int, ...] = ()   # nodes whose saved tensors were changed in place since (in-place errors)
 
     def node(self, node_id: int) -> GraphNode | None:
         return next((n for n in self.nodes if n.id == node_id), None)

@@ -21,7 +21,8 @@ def _producer_lines(ev: Evidence) -> frozenset[int]:
     graph = ev.failure.graph if ev.failure else None
     if not producer or graph is None:
         return frozenset()
-    return frozenset(n.line for n in graph.nodes if n.op.startswith(producer) and n.line)
+    changed = set(graph.modified)  # the runtime unpacked the saved tensors: these were written since
+    return frozenset(n.line for n in graph.nodes if n.op.startswith(producer) and n.line and (not changed or n.id in changed))
 
 
 # The message's "output 0 of Div" names the op that produced the saved tensor. When that op

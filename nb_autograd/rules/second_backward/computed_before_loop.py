@@ -232,7 +232,7 @@ def plans(hit: Hit, ev: Evidence) -> list:
     once under no_grad. With no optimizer in the cell, move it in when this tensor is the only
     way its source is used in the loop."""
     from ...fixes.plan import plan
-    from .tensor_reused_across_iterations import makes_parameter
+    from ._module_stores import makes_parameter
 
     if hit.variant == "cached":  # one step's worth of caching, as the context is meant
         return [plan("with_per_iteration", line=hit.line)]

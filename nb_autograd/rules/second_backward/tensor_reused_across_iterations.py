@@ -8,13 +8,13 @@ import re
 from ...evidence import Evidence
 from ...evidence.errors import FACTORIES, read_errors
 from ..base import Hit
+from ._module_stores import kept_by_module, module_cache, set_in_constructor
 from ._optimizer_steps import depends_on
 from .accumulated_loss_backward_in_loop import match as accumulated
 from .recurrent_state_not_detached import recurrent_states
 from .tensor_reused_across_iterations_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "tensor_reused_across_iterations"
-_dict_key = re.compile(r"\[['\"][^'\"]*['\"]\]$")  # `cache['road']`: an entry of a dict the module keeps
 SYMPTOM = "second_backward"
 
 
@@ -39,62 +39,6 @@ def _made_afresh(ev: Evidence, store) -> bool:
     return any(loop.line < a.line < store.line and store.container not in a.reads and not a.accumulates
                and not any(t.startswith(("if ", "elif ", "else", "try", "except", "with ")) for _, t in ev.code.headers(a.line, loop.line))
                for a in ev.code.assigns_to(store.container))
-
-
-def makes_parameter(a) -> bool:
-    """`torch.exp(nn.Parameter(...))`: a value derived from a parameter created on the spot."""
-    return any(r.split(".")[-1] == "Parameter" for r in a.reads) and (a.call or "").split(".")[-1] != "Parameter"
-
-
-def _set_in_constructor(ev: Evidence) -> list[tuple[str, int]]:
-    """A module keeps a tensor it was given when built (`self.target = target` in `__init__`,
-    the style-transfer loss modules) and never sets it again: the runtime found it stale on
-    a module, so every call after the first backward reads a freed graph."""
-    out = []
-    for holder in ev.holders:
-        if not holder.stale or "." not in holder.path:
-            continue
-        attr = "self." + _dict_key.sub("", holder.path.rsplit(".", 1)[1])
-        made = [a for a in ev.code.assigns_to(attr) if not a.detached and not a.no_grad and a.reads]
-        if made and all(getattr(ev.code.function_at(a.line), "name", "") == "__init__" for a in ev.code.assigns_to(attr)) \
-                and not any(makes_parameter(a) or _given_made_on_the_spot(ev, a.line) or _derived_at_construction(ev, a)
-                            for a in made):
-            out.append((attr, max(a.line for a in made)))  # (derived from a parameter made there: computed before the loop)
-    return out
-
-
-def _derived_at_construction(ev: Evidence, a) -> bool:
-    """`model, _ = clip.load(arch)` then `self.logit_scale = model.logit_scale.exp()` in
-    `__init__`: computed from what the constructor itself made, none of its arguments; a
-    derived value computed once, not a tensor kept from a step."""
-    f = ev.code.function_at(a.line)
-    roots = {r.split(".")[0] for r in a.reads} - {"self"}
-    if f is None or not roots or roots & set(f.params):
-        return False
-    return bool(roots & (ev.code.locals_of(f, before=a.line) - set(f.params)))
-
-
-def _given_made_on_the_spot(ev: Evidence, line: int) -> bool:
-    """The constructor keeps an argument its caller made from a module built on the spot."""
-    from .computed_before_loop import given_to_constructor, made_on_the_spot
-
-    given = given_to_constructor(ev, line)
-    return given is not None and any(made_on_the_spot(a) for a in ev.code.assigns if a.line == given[1])
-
-
-def _kept_by_module(ev: Evidence) -> list[tuple[str, int]]:
-    """A module stores a tensor on itself in one of its methods (a cache, a history, a running
-    statistic: `self.cache = x`, `self.register_buffer("cache", x)`) and the runtime found that
-    attribute stale: (self.attr, the store's line)."""
-    out = []
-    for holder in ev.holders:
-        if not holder.stale or "." not in holder.path:
-            continue
-        attr = "self." + _dict_key.sub("", holder.path.rsplit(".", 1)[1])
-        stores = ev.code.attribute_writes(attr)
-        if stores:
-            out.append((attr, max(stores)))
-    return out
 
 
 def _tables(ev: Evidence) -> tuple[str, ...]:
@@ -190,7 +134,7 @@ def _kept_from_elsewhere(ev: Evidence) -> bool:
     that freed its graph ran outside the failing loop (fitting, then optimizing inputs): what
     one pass shares with itself is not the story here."""
     loop = ev.loop
-    return loop is not None and bool(ev.freeing_calls) and bool(_kept_by_module(ev)) and not any(
+    return loop is not None and bool(ev.freeing_calls) and bool(kept_by_module(ev)) and not any(
         loop.contains(line) for c in ev.freeing_calls for line in c.stack_lines)
 
 
@@ -199,8 +143,8 @@ def match(ev: Evidence) -> Hit | None:
         return None
     recurrent = {name for name, _, _ in recurrent_states(ev)}
     loop_vars = {n for l in ev.code.loops for a in ev.code.assigns if a.line == l.line for n in a.targets}
-    kept = _set_in_constructor(ev)  # seen stale on a module at run time: the strongest evidence here
-    cached = [] if kept else [s for s in _kept_by_module(ev) if s[0] not in recurrent]
+    kept = set_in_constructor(ev)  # seen stale on a module at run time: the strongest evidence here
+    cached = [] if kept else [s for s in kept_by_module(ev) if s[0] not in recurrent]
     generator = [] if kept or cached else _carried_in_generator(ev)
     sources = kept or cached or generator or _fed_first(ev, _container_sources(ev), lambda: _carried_sources(ev, recurrent | loop_vars)) \
         or _made_where_stale(ev)
@@ -209,7 +153,7 @@ def match(ev: Evidence) -> Hit | None:
     name, line = sources[0]
     store = next((s for s in ev.code.stores if s.container == name and s.line == line), None)
     kind = "generator" if generator else "container" if store else ("attribute" if "." in name else "variable")
-    cache = _module_cache(ev, name, store)
+    cache = module_cache(ev, name, store)
     if cache is not None:
         kind = "module_cache"
     if kind == "container" and store.method == "setitem" and _tables(ev):
@@ -267,17 +211,6 @@ def _stored_argument(ev: Evidence, store) -> tuple[str, int] | None:
     if len(calls) != 1 or not 0 <= index < len(calls[0].args) or calls[0].args[index] is None:
         return None
     return calls[0].args[index], calls[0].line
-
-
-def _module_cache(ev: Evidence, name: str, store) -> str | None:
-    """`self.cache.update(...)` / `self.cache[k] = v` in a module's method, and the runtime found
-    that dict on a module holding the freed graph: the cache as the training code spells it
-    (`text_encoder.cache`), when the failing backward is written in that code."""
-    if store is None or store.method not in ("update", "setdefault", "setitem") or not name.startswith("self.") \
-            or ev.backward_site is None:
-        return None
-    paths = {h.path.split("[")[0] for h in ev.holders_of(name) if h.stale and h.path.endswith("]")}
-    return paths.pop() if len(paths) == 1 else None
 
 
 def _read_earlier_in_scope(ev: Evidence, name: str, line: int) -> bool:
