@@ -131,8 +131,8 @@ def _optimizers_writing(message: str, frames, roots=()) -> tuple[str, ...]:
     return tuple(reached or found)
 
 
-def _holders(frames, idents: set[str], failing: set[int], stale: set[int], skip=frozenset()) -> tuple[Holder, ...]:
-    found: dict[str, Holder] = dict.fromkeys(skip)
+def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tuple[Holder, ...]:
+    found: dict[str, Holder] = {}
     for frame in frames:
         for name, value in list(frame.f_locals.items()):
             if name not in idents or name.startswith("_"):
@@ -146,7 +146,7 @@ def _holders(frames, idents: set[str], failing: set[int], stale: set[int], skip=
                 reaches = is_stale or any(node_id(n) in stale for n in walk([node], REACH_LIMIT))
                 if nid in failing or reaches:  # e.g. a memory bank already refreshed this step
                     found[path] = Holder(path, nid, is_stale, reaches, _container(value, path))
-    return tuple(h for h in found.values() if h is not None)
+    return tuple(found.values())
 
 
 def _suspended_generators(frames) -> list:
@@ -247,8 +247,9 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
     stale = set(freed_by)
     idents = set(re.findall(r"[A-Za-z_]\w*", source))
     holders = _holders([f for f, _ in reversed(user_frames)], idents, failing, stale)
-    holders += _holders(_suspended_generators([f for f, _ in user_frames]), idents, failing,
-                        stale, skip={h.path for h in holders})
+    seen = {h.path for h in holders}  # a name on the stack wins over the same name in a paused generator
+    holders += tuple(h for h in _holders(_suspended_generators([f for f, _ in user_frames]), idents, failing, stale)
+                     if h.path not in seen)
     if owned and not any(h.stale or h.reaches_stale for h in holders if "." in h.path):
         holders += _holders([types.SimpleNamespace(f_locals={"self": m}) for m in owned], idents, failing, stale)
     graph = snapshot(roots, stale=stale, freed_by=freed_by, origin=origin, limit=budget, made_at=made_at,

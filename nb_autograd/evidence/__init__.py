@@ -114,7 +114,7 @@ class Evidence:
             assigns = [a for a in self.code.assigns_to(name) if first < a.line <= last or (kind == "loop" and a.line == first)]
             inside = [a.line for a in assigns]
             reads = [r for r in self.code.read_lines(name) if first <= r <= last]
-            always = [l for l in inside if not self._conditional(l, first)]  # `if done: h = zeros(...)` may not run
+            always = [l for l in inside if not self.conditional(l, first)]  # `if done: h = zeros(...)` may not run
             if inside and any(r <= min(always or inside) for r in reads):
                 return True
             # `loss, h = step(x, h)` written over several lines: the statement reads h before it rebinds it
@@ -127,7 +127,7 @@ class Evidence:
         return any(t.startswith("global ") and name in (n.strip() for n in t[7:].split(","))
                    for t in (self.code.line_text(l) for l in range(first, last + 1)))
 
-    def _conditional(self, line: int, first: int) -> bool:
+    def conditional(self, line: int, first: int) -> bool:
         """`line` sits in an if/else or try block opened after `first` (by indentation)."""
         return any(text.startswith(("if ", "elif ", "else", "try", "except")) for _, text in self.code.headers(line, first))
 

@@ -37,7 +37,7 @@ def _made_afresh(ev: Evidence, store) -> bool:
     if loop is None or not loop.contains(store.line) or "." in store.container:
         return False
     return any(loop.line < a.line < store.line and store.container not in a.reads and not a.accumulates
-               and not any(t.startswith(("if ", "elif ", "else", "try", "except", "with ")) for _, t in ev.code.headers(a.line, loop.line))
+               and not ev.conditional(a.line, loop.line)
                for a in ev.code.assigns_to(store.container))
 
 
