@@ -112,6 +112,18 @@ SCENARIOS = {
     "frozen_in_another_cell": Scenario(
         (SETUP, "for p in model.parameters():\n    p.requires_grad = False", "loss = F.mse_loss(model(x), y)\nloss.backward()"),
         (0, 1, 2), "no_grad_fn", ("c1", 2)),
+    "rerun_cell_that_evaluates_under_no_grad": Scenario(  # sotte/pytorch_tutorial's lin_reg shape
+        (SETUP + "device = 'cpu'",
+         "model = torch.nn.Linear(4, 1).to(device)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+         "x, y = x.to(device), y.to(device)\npred = model(x)\nloss = F.mse_loss(pred, y)",
+         "model.train()\nopt.zero_grad()\nloss.backward()\nopt.step()\nmodel.eval()\nwith torch.no_grad():\n"
+         "    pred = model(x)\nprint(loss.item())"),
+        (0, 1, 2, 2), "double_backward", ("c1", 5)),
+    "activations_a_hook_stores_converted_in_a_later_cell": Scenario(
+        (SETUP + "import numpy as np\nacts = []\nhook = model.register_forward_hook(lambda m, i, o: acts.append(o))",
+         "for step in range(3):\n    loss = F.mse_loss(model(x), y)\n    opt.zero_grad()\n    loss.backward()\n    opt.step()",
+         "stacked = torch.cat(acts)\nprint(np.mean(stacked.numpy()))"),
+        (0, 1, 2), "numpy_on_grad_tensor", ("c0", 9)),
     "correct_rerun_recomputes_loss": Scenario(
         (SETUP, "opt.zero_grad()\nloss = F.mse_loss(model(x), y)\nloss.backward()\nopt.step()"),
         (0, 1, 1, 1), None),
@@ -164,6 +176,8 @@ def test_scenario(name, tmp_path):
     assert "retain_graph" not in fix["patched_source"]
     _, error = run(tmp_path, patched(scenario, fix), load=False)
     assert error is None, f"the fix raised {error}"
+    if name == "rerun_cell_that_evaluates_under_no_grad":  # the loss is rebuilt; the model and the data are not
+        assert fix["patched_source"].startswith("pred = model(x)\nloss = F.mse_loss(pred, y)\nmodel.train()"), fix
 
 
 def patched(scenario: Scenario, fix: dict) -> Scenario:

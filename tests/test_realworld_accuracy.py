@@ -21,9 +21,9 @@ if not hasattr(accuracy, "evaluate"):
     spec.loader.exec_module(accuracy)
 
 FLOORS = {  # counts reached on the tuning part; raise them as the rules improve, never lower them
-    "family_a": {"cause": 68, "line": 46, "fix_runs_clean": 62, "fix_matches_expert": 47},
+    "family_a": {"cause": 69, "line": 47, "fix_runs_clean": 63, "fix_matches_expert": 48},
     "family_b": {"cause": 32, "line": 28, "fix_runs_clean": 28, "fix_matches_expert": 21},
-    "family_c": {"cause": 25, "line": 19, "fix_runs_clean": 24, "fix_matches_expert": 22},
+    "family_c": {"cause": 26, "line": 20, "fix_runs_clean": 25, "fix_matches_expert": 23},
 }  # ("like the expert" one under what was reached: it compares trained floats)
 TARGETS = {"family_a": {"cause": 0.95, "line": 0.9, "fix_runs_clean": 0.9, "fix_matches_expert": 0.85},
            "family_b": {"fix_runs_clean": 0.9, "fix_matches_expert": 0.75},

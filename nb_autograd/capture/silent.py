@@ -243,12 +243,16 @@ class Timeline:
 
     def findings(self, calls=()) -> tuple:
         """GraphGrowth per backward site whose graph reached further back on each of its last
-        GROWTH_CALLS calls; GradsAccumulated when a step used gradients of before its last step."""
+        GROWTH_CALLS calls, keeping more saved memory; GradsAccumulated when a step used
+        gradients of before its last step."""
         out: list = []
         for key, site in self._sites.items():
             last = site.events[-GROWTH_CALLS - 1:]
             olds = [e.old_nodes for e in last]
-            if len(last) > GROWTH_CALLS and all(a < b for a, b in zip(olds, olds[1:])):
+            # and the memory it keeps grows: a chain of nodes that save nothing (`x = x + step`
+            # with `step` detached) costs next to nothing per call
+            if len(last) > GROWTH_CALLS and all(a < b for a, b in zip(olds, olds[1:])) and \
+                    last[-1].live_bytes > last[0].live_bytes:
                 out.append(GraphGrowth(key, len(site.events), tuple(e.nodes for e in last),
                                        tuple(e.live_bytes for e in last)))
         if self._accumulated:

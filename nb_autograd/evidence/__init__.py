@@ -239,6 +239,11 @@ class Evidence:
                 path.endswith("." + attr) or ("." + attr + "[") in path)  # model.layer1.sn1.v
         return tuple(h for h in self.holders if matches(h.path))
 
+    def item_containers(self, *names: str) -> set[str]:
+        """The container kinds the runtime saw holding these names' tensors as items
+        (`states[0]` in a list: "list"); empty when each is a plain tensor or was not seen."""
+        return {h.container for n in names for h in self.holders_of(n) if "[" in h.path}
+
     def holder(self, name: str) -> Holder | None:
         return next(iter(self.holders_of(name)), None)
 

@@ -6,89 +6,9 @@ import ast
 import re
 
 from .code import Assign, BackwardSite, Call, CodeFacts, Function, Loop, Store
-from .cuts import DETACHING, NO_GRAD_MODES
+from .cuts import NO_GRAD_MODES
 from .named_stores import named_store
-
-
-def dotted(node: ast.AST) -> str | None:
-    """`a`, `a.b.c`; for subscripts the container (`temp[0]` -> `temp`)."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = dotted(node.value) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
-        return f"{base}.{node.attr}" if base else None
-    if isinstance(node, ast.Subscript):
-        return dotted(node.value)
-    if isinstance(node, ast.Starred):
-        return dotted(node.value)
-    return None
-
-
-def names_read(node: ast.AST) -> frozenset[str]:
-    out: set[str] = set()
-    for sub in ast.walk(node):
-        if isinstance(sub, (ast.Name, ast.Attribute)) and isinstance(getattr(sub, "ctx", None), ast.Load):
-            name = dotted(sub)
-            while name:
-                out.add(name)
-                name = name.rpartition(".")[0]
-        elif isinstance(sub, ast.Subscript) and isinstance(sub.ctx, ast.Load) and keyed(sub):
-            out.add(keyed(sub))
-    return frozenset(out)
-
-
-def keyed(node: ast.AST) -> str | None:
-    """`meter['total']`, `totals[k]`: a subscript by a constant or a plain name reads like a
-    name of its own, so a dict slot can be assigned, accumulated and carried."""
-    if not isinstance(node, ast.Subscript) or not dotted(node.value):
-        return None
-    if isinstance(node.slice, ast.Constant):
-        return f"{dotted(node.value)}[{node.slice.value!r}]"
-    if isinstance(node.slice, ast.Name):
-        return f"{dotted(node.value)}[{node.slice.id}]"
-    return None
-
-
-def _target_names(node: ast.AST) -> list[str]:
-    if isinstance(node, (ast.Tuple, ast.List)):
-        return [n for elt in node.elts for n in _target_names(elt)]
-    if isinstance(node, (ast.Name, ast.Attribute, ast.Starred)):
-        name = dotted(node)
-        return [name] if name else []
-    name = keyed(node)
-    return [name] if name else []
-
-
-def _is_detached(value: ast.AST) -> bool:
-    if isinstance(value, (ast.Tuple, ast.List)) and value.elts:  # `(h.detach(), c.detach())`
-        return all(_is_detached(e) for e in value.elts)
-    if isinstance(value, ast.IfExp):  # `(o.detach() for o in out) if is_listy(out) else out.detach()`
-        return _is_detached(value.body) and _is_detached(value.orelse)
-    if isinstance(value, (ast.GeneratorExp, ast.ListComp)):
-        return _is_detached(value.elt)
-    while isinstance(value, ast.Call):
-        func = value.func
-        if isinstance(func, ast.Attribute) and func.attr in DETACHING:
-            return True
-        if isinstance(func, ast.Name) and func.id in {"float", "int"}:
-            return True
-        value = func.value if isinstance(func, ast.Attribute) else None
-    return isinstance(value, ast.Attribute) and value.attr == "data"
-
-
-def _add_operands(node: ast.AST) -> list[ast.AST]:
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
-        return _add_operands(node.left) + _add_operands(node.right)
-    return [node]
-
-
-def _short(node: ast.AST, limit: int = 40) -> str:
-    text = ast.unparse(node)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _const(node: ast.AST) -> str:
-    return repr(node.value) if isinstance(node, ast.Constant) else ast.unparse(node)
+from .syntax import add_operands, const_text, dotted, is_detached, keyed, names_read, short_text, target_names, unmoved
 
 
 # Frameworks' backward entry points take the loss as their first argument.
@@ -151,7 +71,7 @@ class _Reader(ast.NodeVisitor):
     def visit_For(self, node):
         def header():
             self.visit(node.iter)
-            self.assigns.append(Assign(node.lineno, tuple(_target_names(node.target)),
+            self.assigns.append(Assign(node.lineno, tuple(target_names(node.target)),
                                        names_read(node.iter), no_grad=self.no_grad))
         self._loop(node, header)
 
@@ -177,13 +97,13 @@ class _Reader(ast.NodeVisitor):
     # statements ---------------------------------------------------------------
     def _assign(self, node, targets, value, augmented=False):
         self.visit(value)
-        names = [n for t in targets for n in _target_names(t)]
+        names = [n for t in targets for n in target_names(t)]
         for t in targets:
             self._store_targets(t, node.lineno, value)
-        call = value if isinstance(value, ast.Call) else None
+        call = unmoved(value) if isinstance(value, ast.Call) else None
         if len(names) == 1 and isinstance(value, (ast.List, ast.Tuple)):
             self.packed[names[0]] = names_read(value)
-        operands = {keyed(o) or dotted(o) for o in _add_operands(value)}
+        operands = {keyed(o) or dotted(o) for o in add_operands(value)}
         accumulates = len(names) == 1 and (
             (augmented and isinstance(node.op, (ast.Add, ast.Sub))) or
             (not augmented and isinstance(value, ast.BinOp) and names[0] in operands))
@@ -195,7 +115,7 @@ class _Reader(ast.NodeVisitor):
                 node.lineno, tuple(names), reads,
                 call=dotted(call.func) if call is not None else None,
                 call_args=self._call_args(call) if call is not None else frozenset(),
-                accumulates=accumulates, detached=_is_detached(value), no_grad=self.no_grad, augmented=augmented))
+                accumulates=accumulates, detached=is_detached(value), no_grad=self.no_grad, augmented=augmented))
 
     def _call_args(self, call: ast.Call) -> frozenset[str]:
         """The names a call reads as arguments, including those packed into a list it unpacks
@@ -214,8 +134,8 @@ class _Reader(ast.NodeVisitor):
             container = dotted(target.value)
             self.visit(target.slice)
             if container:
-                self.stores.append(Store(line, container, "setitem", names_read(value), _is_detached(value),
-                                         _short(value)))
+                self.stores.append(Store(line, container, "setitem", names_read(value), is_detached(value),
+                                         short_text(value)))
                 self.reads.append((container, line))
 
     def visit_Assign(self, node):
@@ -253,20 +173,20 @@ class _Reader(ast.NodeVisitor):
         receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
         args = [*node.args, *(k.value for k in node.keywords)]
         arg_names = frozenset().union(*(names_read(a) for a in args)) if args else frozenset()
-        keywords = tuple((k.arg, _const(k.value)) for k in node.keywords if k.arg)
+        keywords = tuple((k.arg, const_text(k.value)) for k in node.keywords if k.arg)
         self.calls.append(Call(node.lineno, name, receiver, arg_names, keywords, self.no_grad,
                                tuple(dotted(a) if isinstance(a, (ast.Name, ast.Attribute)) else None for a in node.args)))
         self._backward_site(node, func, name, keywords)
         if isinstance(func, ast.Attribute) and func.attr in {"append", "extend", "insert", "appendleft", "add", "update", "setdefault"} and receiver:
             value = node.args[-1] if node.args else None
             if value is not None:
-                self.stores.append(Store(node.lineno, receiver, func.attr, names_read(value), _is_detached(value),
-                                         _short(value)))
+                self.stores.append(Store(node.lineno, receiver, func.attr, names_read(value), is_detached(value),
+                                         short_text(value)))
         named = named_store(node, receiver)
         if named is not None and dotted(named[0]):  # `self.register_buffer("cache", v)`: an attribute
             owner, attr, value = named
             self.stores.append(Store(node.lineno, f"{dotted(owner)}.{attr}", "setattr", names_read(value),
-                                     _is_detached(value), _short(value)))
+                                     is_detached(value), short_text(value)))
 
     def _backward_site(self, node, func, name, keywords):
         kw = dict(keywords)
@@ -284,7 +204,7 @@ class _Reader(ast.NodeVisitor):
             kind = "grad" if name.endswith("grad") else "backward"
         else:
             return
-        retain = kw.get("retain_graph", _const(positional_retain) if positional_retain is not None else "False")
+        retain = kw.get("retain_graph", const_text(positional_retain) if positional_retain is not None else "False")
         self.backwards.append(BackwardSite(node.lineno, kind, ast.unparse(receiver), names_read(receiver),
                                            retain_graph=retain not in {"False", "None"}))
 

@@ -6,13 +6,14 @@ import ast
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .code_reader import dotted
+from .syntax import dotted
 from .cuts import DETACHING, NO_GRAD_MODES, NON_DIFFERENTIABLE
 
 _NOT_INPLACE = {"requires_grad_", "share_memory_", "zero_grad", "set_grad_enabled", "retain_grad",
                 "manual_seed", "add_module", "register_buffer", "apply_"}
 FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "full", "tensor", "arange", "linspace",
-              "randint", "eye", "zeros_like", "ones_like", "randn_like", "rand_like", "normal", "as_tensor"}
+              "randint", "eye", "zeros_like", "ones_like", "randn_like", "rand_like", "normal", "as_tensor",
+              "empty_like", "full_like"}
 _REBUILD = {"tensor", "from_numpy", "as_tensor", "Tensor", "FloatTensor", "array", "asarray"}
 
 
@@ -132,7 +133,7 @@ class _Reader(ast.NodeVisitor):
 
     def visit_Return(self, node):
         if node.value is not None and self.function:
-            from .code_reader import names_read
+            from .syntax import names_read
             self.returns.append((self.function, node.lineno, names_read(node.value)))
         self.generic_visit(node)
 

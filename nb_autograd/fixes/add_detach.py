@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..evidence.named_stores import STORING
-from .cst import code_of, detached, dotted, expr, load, only_small, reads_of, swap
+from .cst import calls_in, code_of, detached, dotted, expr, load, only_small, reads_of, swap
 
 _STORING = {"append", "appendleft", "insert", "add"}
 _LITERAL = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
@@ -48,6 +48,10 @@ def _stored(small, names) -> dict:
         named = _named(call, positional)
         if named is not None and wanted(named[0]):
             return {named[1]: detach_value(named[1])}
+        for inner in (c for a in call.args for c in calls_in(a.value)):  # a hook written as a lambda: `register_forward_hook(lambda m, i, o: acts.append(o))`
+            f, args = inner.func, [a for a in inner.args if a.keyword is None and not a.star]
+            if isinstance(f, cst.Attribute) and f.attr.value in _STORING and args and names and wanted(dotted(f.value)):
+                return {args[-1].value: detach_value(args[-1].value)}
     return {}
 
 

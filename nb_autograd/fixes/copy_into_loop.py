@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import code_of, load, only_small, with_body
+from .cst import code_of, facts_of, load, only_small, with_body
 from .move_into_loop import move_into_loop
 
 
@@ -14,9 +14,14 @@ def copy_into_loop(source: str, *, lines: tuple[int, ...], loop_line: int | None
                    before: int | None = None) -> str | None:
     if before is not None:
         return _copy_before(source, lines, before)
-    out = source
-    for line in sorted(lines, reverse=True):  # each goes to the top: the last one first
-        patched = move_into_loop(out, line=line, loop_line=loop_line, keep=True)  # inserted below both lines
+    out, tree = source, load(source)
+    statements = [tree and tree.statement(line, cst.SimpleStatementLine) for line in sorted(lines)]
+    if tree is None or None in statements:
+        return None
+    made = [{t for a in facts_of([s]).assigns for t in a.targets} for s in statements]
+    for i, line in reversed(list(enumerate(sorted(lines)))):  # each goes to the top: the last one first
+        along = frozenset().union(*made[:i])  # what the copies above it assign
+        patched = move_into_loop(out, line=line, loop_line=loop_line, keep=True, along=along)  # inserted below both lines
         if patched is None:
             return None
         out = patched

@@ -37,13 +37,19 @@ def _assignments(tree, name: str):
 def statement_code(tree, scope, line: int, names, as_tuple: bool | str | None = None, after: bool = False) -> str | None:
     """The line to insert: a tuple state (as seen at run time, else guessed from the code: an
     LSTM's or a tuple literal), a state that starts as None, or a plain tensor. `as_tuple` may
-    also say how the runtime saw the state held ("namedtuple", "dict>tuple"), kept as it was."""
+    also say how the runtime saw the state held ("namedtuple", "dict>tuple"), kept as it was,
+    or give that for each name (a tuple of kinds, "" for a tensor)."""
     stmt = tree.statement(line, cst.SimpleStatementLine)
     if stmt is None or not tree.inside(stmt, scope):
         return None
-    if len(names) > 1:  # several states; a tuple each (an LSTM per layer) when the runtime saw them so
-        kind = as_tuple if isinstance(as_tuple, str) else "tuple" if as_tuple else ""
-        values = [items_detached(n, kind) if kind else f"{n}.detach()" for n in names]
+    if isinstance(as_tuple, tuple):  # one kind per name, as the runtime saw each ("" for a tensor)
+        kinds = as_tuple
+    else:
+        kinds = (as_tuple if isinstance(as_tuple, str) else "tuple" if as_tuple else "",) * len(names)
+    if len(names) > 1 or isinstance(as_tuple, tuple):  # several states (an LSTM per layer, an object's attributes)
+        values = [items_detached(n, k) if k else f"{n}.detach()" for n, k in zip(names, kinds)]
+        if None in values:
+            return None
         line = f"{', '.join(names)} = {', '.join(values)}"
         return line if len(line) <= 100 else f"{', '.join(names)} = (\n" + "".join(f"    {v},\n" for v in values) + ")"
     name = names[0]

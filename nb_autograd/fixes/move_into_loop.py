@@ -22,10 +22,12 @@ def _split_blank(lines):
     return lines[:first], lines[first:]
 
 
-def move_into_loop(source: str, *, line: int | None = None, loop_line: int, keep: bool = False, lines=()) -> str | None:
+def move_into_loop(source: str, *, line: int | None = None, loop_line: int, keep: bool = False, lines=(),
+                   along: frozenset = frozenset()) -> str | None:
     """`keep`: copy it instead (it already ran where it is, e.g. in an earlier cell; the loop
     is a cell run again by hand), so reads of it outside the loop stay as they were. `lines`:
-    several statements that build one value (a forward, then its loss), moved in their order."""
+    several statements that build one value (a forward, then its loss), moved in their order.
+    `along`: names the statements copied above it assign (its inputs are those copies)."""
     if lines:
         out, header = source, source.splitlines()[loop_line - 1] if 0 < loop_line <= len(source.splitlines()) else None
         for each in sorted(lines, reverse=True):  # the last first: each lands above the ones moved before it
@@ -57,7 +59,7 @@ def move_into_loop(source: str, *, line: int | None = None, loop_line: int, keep
     assigned_later = {t for a in (*between.assigns, *facts_of([outer]).assigns) for t in a.targets}
     header = loop.iter if isinstance(loop, cst.For) else loop.params if isinstance(loop, cst.FunctionDef) else loop.test
     if keep:
-        if not own.parsed or reads & assigned_later or _read_count([header], targets):
+        if not own.parsed or (reads - along) & assigned_later or _read_count([header], targets):
             return None
         copied = stmt.with_changes(leading_lines=())
         if any(s.deep_equals(copied) for s in loop.body.body):

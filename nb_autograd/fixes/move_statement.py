@@ -18,13 +18,14 @@ def has_backward(stmt: cst.CSTNode | None) -> bool:
     return stmt is not None and any(backward_call(c) for c in calls_in(stmt))
 
 
-def move_statement(source: str, line: int, after: int, check=None, together=None) -> str | None:
+def move_statement(source: str, line: int, after: int, check=None, together=None, others=()) -> str | None:
     """The statement starting at `line` goes right after the one starting at `after`, if
     `check(moved, anchor)` agrees: callers name what they move, so that the same move
     re-applied to its own result finds nothing to do. When the same statement already follows
     the anchor (the step was written twice, as when a step cell is run between two backward
     cells), the one out of place is only removed. The statements right after the moved one
-    that `together` accepts go with it (the other optimizers' steps of one update)."""
+    that `together` accepts go with it (the other optimizers' steps of one update), and those
+    starting at `others` lines of the same block that `together` accepts, in their order."""
     tree = load(source)
     moved, anchor = (tree.statement(line), tree.statement(after)) if tree else (None, None)
     here = tree.block(moved) if moved and anchor else None
@@ -41,6 +42,11 @@ def move_statement(source: str, line: int, after: int, check=None, together=None
         i, body = here[1], list(block.body)
         while i + len(group) < len(body) and body[i + len(group)] is not anchor and together(body[i + len(group)]):
             group.append(body[i + len(group)])
+        j = body.index(anchor)
+        extra = [tree.statement(o) for o in others]
+        group += [s for s in extra if s is not None and _in_block(tree, s, block) and together(s)
+                  and body.index(s) < j and not any(s is g for g in group)]
+        group.sort(key=lambda s: next(k for k, b in enumerate(body) if b is s))
     rest = [s for s in block.body if not any(s is g for g in group)]
     j = rest.index(anchor)
     if j + 1 < len(rest) and code_of(rest[j + 1]).strip() == code_of(moved).strip():

@@ -22,14 +22,14 @@ def _outplace_name(name: str) -> str:
 
 
 class _OutOfPlace(cst.CSTTransformer):
-    def __init__(self, tree: Tree, line: int, every_flag: bool = False, twins: bool = False):
+    def __init__(self, tree: Tree, line: int, every_flag: bool = False, twins: bool = False, also=()):
         super().__init__()
-        self.tree, self.target, self.every_flag = tree, line, every_flag
+        self.tree, self.every_flag, self.lines = tree, every_flag, {line, *also}
         stmt = tree.statement(line, cst.SimpleStatementLine) if twins else None
         self.twin = code_of(stmt).strip() if stmt is not None and all(isinstance(s, cst.AugAssign) for s in stmt.body) else None
 
     def leave_SimpleStatementLine(self, original, updated):
-        if self.tree.line(original) != self.target and (self.twin is None or code_of(original).strip() != self.twin):
+        if self.tree.line(original) not in self.lines and (self.twin is None or code_of(original).strip() != self.twin):
             return updated
         body = []
         for before, small in zip(original.body, updated.body):
@@ -56,10 +56,11 @@ class _OutOfPlace(cst.CSTTransformer):
 
     def leave_Call(self, original, updated):
         span = self.tree.positions[original]
-        if not (span.start.line <= self.target <= span.end.line) and not self.every_flag:
+        here = any(span.start.line <= line <= span.end.line for line in self.lines)
+        if not here and not self.every_flag:
             return updated
         args = [a for a in updated.args if not (a.keyword and a.keyword.value == "inplace")]
-        if not (span.start.line <= self.target <= span.end.line):  # every_flag: only `inplace=True` elsewhere
+        if not here:  # every_flag: only `inplace=True` elsewhere
             if len(args) == len(updated.args) or not any(a.keyword and a.keyword.value == "inplace"
                                                          and isinstance(a.value, cst.Name) and a.value.value == "True"
                                                          for a in updated.args):
@@ -69,7 +70,7 @@ class _OutOfPlace(cst.CSTTransformer):
                 args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
             return updated.with_changes(args=args)
         func = updated.func
-        if span.start.line == self.target and isinstance(func, cst.Attribute) \
+        if span.start.line in self.lines and isinstance(func, cst.Attribute) \
                 and func.attr.value.endswith("_") and not func.attr.value.endswith("__"):
             return updated.with_changes(func=func.with_changes(attr=cst.Name(_outplace_name(func.attr.value))))
         return updated
@@ -84,6 +85,8 @@ def _is_module(node) -> bool:
     return isinstance(node, cst.Name) and node.value in {"torch", "F", "nn", "init", "np"}
 
 
-def out_of_place(source: str, line: int, every_flag: bool = False, twins: bool = False) -> str | None:
+def out_of_place(source: str, line: int, every_flag: bool = False, twins: bool = False, also=()) -> str | None:
+    """`also`: the lines of the other writes into the same saved tensor (`widths /= s` and
+    `heights /= s` on two slices of one output), changed together."""
     tree = load(source)
-    return tree and tree.rewrite(_OutOfPlace(tree, line, every_flag, twins))
+    return tree and tree.rewrite(_OutOfPlace(tree, line, every_flag, twins, also))

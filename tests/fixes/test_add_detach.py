@@ -48,3 +48,9 @@ def test_a_stored_container_is_detached_item_by_item():
     assert patch("prev = out", names=("prev",), held="tuple") == LOOP.format(stmt="prev = tuple(s.detach() for s in out)")
     assert patch("outputs.append(f(h))", held="dict") is None  # not a name: no comprehension over a call
     assert patch("outputs.append(step)", held="object") is None
+
+
+def test_a_hook_written_as_a_lambda_stores_a_detached_copy():
+    src = "acts = []\nnet.register_forward_hook(lambda m, i, o: acts.append(o))\nnet.register_forward_hook(lambda m, i, o: seen.append(o))\n"
+    assert add_detach(src, line=2, names=("acts",)) == src.replace("acts.append(o)", "acts.append(o.detach())")
+    assert add_detach(src, line=3, names=("acts",)) is None

@@ -112,3 +112,11 @@ def test_several_tuple_states_seen_at_run_time_keep_their_kind_one_per_line_when
     got = patch("pass", f"y, {', '.join(names)} = net(x, {', '.join(names)})", names, as_tuple=True)
     assert f"    {', '.join(names)} = (\n" in got and "    tuple(s.detach() for s in decoder_h_1),\n" in got
     compile(got, "<patched>", "exec")
+
+
+def test_an_objects_attributes_each_get_the_kind_the_runtime_saw():
+    got = patch("state = State()", "out, state = decode(x, state)", ("state.hidden", "state.feed"), as_tuple=("tuple", ""))
+    assert "    state.hidden, state.feed = tuple(s.detach() for s in state.hidden), state.feed.detach()\n" in got
+    one = patch("state = State()", "out, state = decode(x, state)", ("state.h",), as_tuple=("",))
+    assert "    state.h = state.h.detach()\n" in one
+    assert patch("state = State()", "out, state = decode(x, state)", ("state.h",), as_tuple=("set",)) is None

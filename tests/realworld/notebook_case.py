@@ -20,7 +20,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nb_autograd.kernel import Kernel
+from nb_autograd.kernel import Kernel, NoKernel
 
 HEADER = re.compile(r"^# (source|scenario|cause|root|order|expert): *(.+)$", re.M)
 CELL = re.compile(r"^# %%.*$", re.M)
@@ -98,7 +98,14 @@ def run_case(case: NotebookCase, expert: bool = False, prelude: str | None = Non
     `epilogue` runs after the last cell run (the failing one or the last of the order); its
     output is the last of `outputs`."""
     d, lib = workdir(case, expert), library_dir(case)
-    kernel = Kernel(d, env={"PYTHONPATH": os.pathsep.join(filter(None, (str(lib or ""), os.environ.get("PYTHONPATH"))))})
+    env = {"PYTHONPATH": os.pathsep.join(filter(None, (str(lib or ""), os.environ.get("PYTHONPATH"))))}
+    for attempt in range(3):  # a kernel that dies while starting (a loaded machine) is started again
+        try:
+            kernel = Kernel(d, env=env)
+            break
+        except NoKernel:
+            if attempt == 2:
+                raise
     outputs = []
     try:
         if prelude:

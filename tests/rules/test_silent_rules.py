@@ -25,6 +25,7 @@ NAMES = {  # (cause, BAD index) -> the name the finding must mention
     ("graph_kept_alive", 9): "runner.losses._sum",
     ("graph_kept_alive", 10): "history",
     ("graph_kept_alive", 11): "stats.feat_mean",
+    ("graph_kept_alive", 12): "tracker.trail",
     ("grads_not_zeroed", 0): "opt",
     ("grads_not_zeroed", 1): "optimizer",
 }

@@ -103,6 +103,8 @@ def origin_of(ev: Evidence, names, line: int) -> Origin | None:
             source = made_before(ev, s.value, s.line) if s.value.isidentifier() else None
             if source is not None and not source.detached and not _passes_on(source, kinds):
                 stores.append((s.line, name))  # the loss itself is kept
+            elif source is None and s.value.isidentifier() and kinds.get(name) not in (None, "tensor"):
+                stores.append((s.line, name))  # what a hook is handed (`acts.append(o)`), kept as the runtime saw
             else:
                 todo += [(n, s.line) for n in s.reads]
         if appended or a is None or a.detached or a.no_grad:

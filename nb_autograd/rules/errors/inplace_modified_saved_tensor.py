@@ -5,7 +5,7 @@ import re
 from collections import Counter
 
 from ...evidence import Evidence
-from ...evidence.errors import InplaceOp, read_errors
+from ...evidence.errors import FACTORIES, InplaceOp, read_errors
 from ...fixes.plan import plan
 from ..second_backward._optimizer_steps import depends_on, is_step, owners
 from ..base import Hit
@@ -44,6 +44,8 @@ def _score(ev: Evidence, op: InplaceOp, made_at: frozenset[int], producer_wrote:
         score += -0.15 if producer_wrote and not _writes_callers_tensor(ev, op) else 0.15
     if in_group:
         score += 0.1 - 2 * op.line / 1e6  # as many writes into this name as the version moved on: the first
+    if producer and _allocated_here(ev, op):  # a fresh buffer is no op's output: not the tensor the message names
+        score -= 0.3
     made_here = {a.line for a in ev.code.assigns_to(op.target)} if op.target else set()
     if made_at & made_here or not made_at and _made_by_producer(ev, op, producer):
         score += 0.2
@@ -70,6 +72,31 @@ def _made_by_producer(ev: Evidence, op: InplaceOp, producer: str | None) -> bool
               and ev.code.function_at(a.line) is ev.code.function_at(op.line)]
     last = max(before, key=lambda a: a.line) if before else None
     return bool(name) and last is not None and (last.call or "").rpartition(".")[2].lower() == name
+
+
+def _allocated_here(ev: Evidence, op: InplaceOp) -> bool:
+    """The name `op` writes was last assigned, in its function, from a factory
+    (`outputs = torch.empty_like(inputs)`, then `outputs[:, idx] = ...`): a tensor no graph op made."""
+    before = [a for a in ev.code.assigns_to(op.target or "") if a.line < op.line
+              and ev.code.function_at(a.line) == ev.code.function_at(op.line)]
+    last = max(before, key=lambda a: a.line) if before else None
+    return last is not None and (last.call or "").rpartition(".")[2] in FACTORIES
+
+
+def _companion_writes(ev: Evidence, line: int) -> tuple[int, ...]:
+    """The saved tensor took more writes than the one at `line` (the version moved on by more
+    than one): the same write into other names in that function (`widths /= s`, then
+    `heights /= s`, on two slices of one output), nearest first, as many as are missing."""
+    versions = _versions(ev)
+    missing = versions[0] - versions[1] - 1 if versions else 0
+    ops = read_errors(ev.capture.source).inplace_before(ev.line) if missing > 0 else ()
+    op = next((o for o in ops if o.line == line and o.target), None)
+    if op is None:
+        return ()
+    tail = lambda o: o.text.partition(o.target)[2]  # noqa: E731  (the operator and what it writes)
+    alike = sorted((o for o in ops if o.kind == op.kind and o.function == op.function and o.target
+                    and o.target != op.target and tail(o) == tail(op)), key=lambda o: abs(o.line - line))
+    return tuple(sorted(o.line for o in alike[:missing])) if len(alike) >= missing else ()
 
 
 def _versions(ev: Evidence) -> tuple[int, int] | None:
@@ -221,6 +248,16 @@ def _step_cell_apart(ev: Evidence, step_line: int) -> bool:
     return not any(program.piece_at(b.line) is step for b in ev.code.backwards)
 
 
+def _other_steps_written(ev: Evidence, step_line: int) -> tuple[int, ...]:
+    """The steps, besides the one at `step_line`, of the other optimizers the runtime found
+    holding a parameter the failing graph saved (twin critics: `min(qf_1(s, a), qf_2(s, a))`),
+    between it and the failing backward in the same function: moved, they all wait for it."""
+    written = ev.failure.written_by if ev.failure else ()
+    here = ev.code.function_at(step_line)
+    return tuple(sorted({c.line for c in ev.code.calls if is_step(c) and c.receiver in written and c.line != step_line
+                         and step_line < c.line < (ev.line or 0) and ev.code.function_at(c.line) == here}))
+
+
 def plans(hit: Hit, ev: Evidence) -> list:
     line, facts = hit.line, dict(hit.facts)
     plans = []
@@ -231,7 +268,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
         # that goes through the stepped model (the generator's loss through D): the failing
         # loss should be computed again from the updated parameters.
         earlier = [b for b in ev.code.backwards if b.line < line and b.line != ev.line and not b.retain_graph]
-        move = plan("move_step_after_backward", facts=facts, step_line=line, backward_line=ev.line)
+        move = plan("move_step_after_backward", facts=facts, step_line=line, backward_line=ev.line,
+                    others=_other_steps_written(ev, line))
         recompute = [plan("recompute_after_step", facts=facts, lines=chain, step_line=line)] if chain else \
             [plan("recompute_after_step", facts=facts, loss_line=loss_line, step_line=line)] \
             if loss_line and loss_line < line else []
@@ -250,7 +288,11 @@ def plans(hit: Hit, ev: Evidence) -> list:
         plans = [plan("out_of_place", title="out_of_place_all_flags", facts=facts, line=line, every_flag=True),
                  plan("out_of_place", facts=facts, line=line)]
     elif hit.variant in {"augassign", "method", "functional"}:
-        plans = [plan("out_of_place", facts=facts, line=line)]
+        also = _companion_writes(ev, line)
+        ops = {o.line: o.target for o in read_errors(ev.capture.source).inplace}
+        plans = [plan("out_of_place", title="out_of_place_together", facts={**facts, "names": ", ".join(
+            f"`{ops[l]}`" for l in also)}, line=line, also=also)] if also else []
+        plans.append(plan("out_of_place", facts=facts, line=line))
         text = ev.code.line_text(line).strip()
         if hit.variant == "augassign" and sum(t.strip() == text for t in ev.code.lines) > 1:  # written alike elsewhere
             plans.insert(0, plan("out_of_place", title="out_of_place_twins", facts=facts, line=line, twins=True))

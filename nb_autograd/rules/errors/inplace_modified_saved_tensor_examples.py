@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..base import Example
+from .inplace_modified_saved_tensor_several_examples import SEVERAL_BAD
 
 BAD = (
     Example(code="""\
@@ -349,7 +350,7 @@ b = Block()
 x = torch.randn(2, 4)
 b.up(b.down(x, x), x).sum().backward()
 """),
-)
+) + SEVERAL_BAD
 
 GOOD = (
     Example(code="""\

@@ -68,6 +68,16 @@ def _traced(ev: Evidence, arg: str) -> tuple[Origin | None, Origin | None]:
     return passed, origin_of(ev, names, line) if container else attribute_origin(ev, expr)
 
 
+def _logged_before(ev: Evidence, expr: str) -> Origin | None:
+    """`torch.cat(acts).numpy()`, `stacked.numpy()` after `stacked = torch.stack(acts)`: an
+    explicit conversion of what a logged list holds, each entry stored with its graph. Only a
+    log counts here (a tensor made and converted in place is fixed where it is converted)."""
+    if ev.failure is None or not expr.endswith(".numpy()"):
+        return None
+    origin = origin_of(ev, _names(expr.removesuffix(".numpy()")), ev.line)
+    return origin if origin is not None and origin.kind == "stores" else None
+
+
 def logged_totals(ev: Evidence) -> list:
     """Running totals of a backpropagated loss kept as tensors (`train_loss += loss`) and never
     backpropagated themselves: metrics that carry the graph into whatever logs or plots them."""
@@ -150,7 +160,7 @@ def match(ev: Evidence) -> Hit | None:
     if forward is not None:  # predictions of a model nobody trains here: made without a graph
         return Hit(CAUSE, forward, 0.95, facts=(*facts[:3], ("line", str(forward)), ("convert_line", str(ev.line))),
                    related=(("convert", ev.line),), variant="inference")
-    passed, origin = _traced(ev, arg) if variant == "implicit" and ev.failure else (None, None)
+    passed, origin = _traced(ev, arg) if variant == "implicit" and ev.failure else (None, _logged_before(ev, expr))
     at = passed.line if passed else ev.line
     if origin is not None and origin.kind == "stores":  # a log of losses, each still holding its step's graph
         stores = ";".join(f"{l}:{n}" for l, n in origin.stores)
@@ -173,7 +183,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
                 plan("detach_numpy", line=int(hit.fact("convert_line")), arg=hit.fact("arg") or None)]
     if hit.variant == "logged_list":
         stores = tuple((int(l), n) for l, n in (x.split(":", 1) for x in hit.fact("stores").split(";")))
-        return [plan("detach_stores", title="detach_logged", stores=stores)]
+        return [plan("detach_stores", title="detach_logged", stores=stores),  # else convert a detached copy
+                plan("detach_numpy", line=int(hit.fact("convert_line")), arg=hit.fact("arg") or None)]
     if hit.variant == "model_math":
         return [plan("numpy_to_torch", line=hit.line)]
     if hit.variant == "numpy_builtin":

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..base import Example
+from .numpy_on_grad_tensor_logged_examples import LOGGED_BAD
 
 BAD = (
     Example(code="""\
@@ -69,69 +70,6 @@ import torch
 net = torch.nn.Linear(1, 1)
 xs = torch.linspace(0, 1, 5).unsqueeze(1)
 curve = np.stack([xs.detach().cpu().numpy(), net(xs).detach().cpu().numpy()])
-"""),
-    Example(code="""\
-import numpy as np
-import torch
-model = torch.nn.Linear(3, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-history = []
-for epoch in range(3):
-    train_loss = 0
-    for step in range(2):
-        loss = model(torch.randn(8, 3)).pow(2).mean()
-        train_loss += loss
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-    history.append(train_loss / 2)
-curve = np.asarray(history, dtype=float)
-""", line=10, note="a logged running loss summed from the loss tensor itself (pytorch-deep-learning#583): "
-                        "fixed where it is summed, not where it is plotted", fixed="""\
-import numpy as np
-import torch
-model = torch.nn.Linear(3, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-history = []
-for epoch in range(3):
-    train_loss = 0
-    for step in range(2):
-        loss = model(torch.randn(8, 3)).pow(2).mean()
-        train_loss += loss.detach()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-    history.append(train_loss / 2)
-curve = np.asarray(history, dtype=float)
-"""),
-    Example(code="""\
-import numpy as np
-import torch
-model = torch.nn.Linear(3, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-losses = []
-for step in range(3):
-    loss = model(torch.randn(8, 3)).pow(2).mean()
-    losses.append(loss)
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-history = [sum(losses) / len(losses)]
-curve = np.asarray(history, dtype=float)
-""", line=8, note="a log of the loss tensors: each entry keeps its step's graph (Lofi#14)", fixed="""\
-import numpy as np
-import torch
-model = torch.nn.Linear(3, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-losses = []
-for step in range(3):
-    loss = model(torch.randn(8, 3)).pow(2).mean()
-    losses.append(loss.detach())
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-history = [sum(losses) / len(losses)]
-curve = np.asarray(history, dtype=float)
 """),
     Example(code="""\
 import numpy as np
@@ -272,7 +210,7 @@ layer_losses = [net(x).pow(2).mean(), net(x).abs().mean()]
 loss = torch.sum(torch.stack(layer_losses))
 loss.backward()
 """),
-)
+) + LOGGED_BAD
 
 GOOD = (
     Example(code="""\

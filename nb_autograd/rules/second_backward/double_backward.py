@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ...evidence import Evidence
+from ...evidence.program import RERUN
 from ..base import Hit
 from .double_backward_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
@@ -121,9 +122,10 @@ _CREATES = frozenset({"tensor", "as_tensor", "from_numpy", "ones", "zeros", "ful
 def _made_fresh(a) -> bool:
     """A tensor created from nothing (`torch.randn(..., requires_grad=True)`, inputs) or an
     object built by a constructor (`nn.Linear(...)`, `Adam(...)`): what the loss is computed
-    FROM. Copying it would start the parameters or the data again at every run."""
+    FROM. Copying it would start the parameters or the data again at every run. Nor a name
+    made again from itself (`X, y = X.to(device), y.to(device)`): it does not build the value."""
     last = (a.call or "").split(".")[-1]
-    return last in _CREATES or last[:1].isupper()
+    return last in _CREATES or last[:1].isupper() or set(a.targets) <= a.reads and not a.accumulates
 
 
 def _built_by(ev: Evidence, line: int) -> tuple[int, ...]:
@@ -152,8 +154,9 @@ def plans(hit: Hit, ev: Evidence) -> list:
     if hit.variant == "in_loop" and ev.loop is not None:
         made = [a.line for a in ev.code.assigns_to(hit.fact("name")) if a.line < ev.loop.line]
         if made and ev.joined:  # the earlier cell ran already: build the loss afresh where it is backpropagated
-            plans.append(plan("copy_into_loop", title="recompute_in_loop", lines=_built_by(ev, made[-1]),
-                              loop_line=ev.loop.line))
+            rerun = ev.code.line_text(ev.loop.line).strip().startswith(RERUN.partition("{")[0])  # a cell run again
+            plans.append(plan("copy_into_loop", title="recompute_before_backward" if rerun else "recompute_in_loop",
+                              lines=_built_by(ev, made[-1]), loop_line=ev.loop.line))
         elif made:
             plans.append(plan("move_into_loop", title="recompute_in_loop", line=made[-1], loop_line=ev.loop.line))
     elif hit.variant == "rerun":  # the cell that backpropagates builds it afresh each run

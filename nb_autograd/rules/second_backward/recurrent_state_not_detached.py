@@ -160,7 +160,7 @@ def plans(hit: Hit, ev: Evidence) -> list:
         name = hit.fact("name")
         from ...fixes.add_detach import items_detached
 
-        kinds = {h.container for h in ev.holders_of(name) if "[" in h.path}
+        kinds = ev.item_containers(name)
         if kinds and (len(kinds) > 1 or not items_detached(name, *kinds)):
             return []
         return [plan("add_detach", title="add_detach_read", line=int(hit.fact("second_line")), names=(name,),
@@ -196,11 +196,14 @@ def _state_plans(ev: Evidence, line: int, name: str, loop_line: int) -> list:
     names = tuple(dict.fromkeys(n for n, at, _ in recurrent_states(ev)
                                 if at == line or loops and ev.code.loops_at(at)[-1:] == loops[-1:])) or (name,)
     held = [h for n in names for h in ev.holders_of(n)]
-    kinds = {h.container for h in held if "[" in h.path}
+    kinds = ev.item_containers(*names)
     indexed = {n for n in names if any("[" in h.path for h in ev.holders_of(n))}
     as_tuple = True if indexed and (len(names) == 1 or len(indexed) == len(names)) else False if held else None  # seen at run time
     if len(names) == 1 and len(kinds) == 1 and kinds != {"tuple"} and items_detached(names[0], *kinds):
         as_tuple = kinds.pop()  # a NamedTuple, a list or dict of states: detached and kept that kind
+    attributes = _object_attributes(ev, names[0]) if len(names) == 1 and not held else ()
+    if attributes:  # an object of the program's own keeps the state: its tensors are cut, not the object
+        names, as_tuple = tuple(a for a, _ in attributes), tuple(k for _, k in attributes)
     where = {"loop_line": loop_line, "line": line, "names": names, "as_tuple": as_tuple,
              "backward_line": _backward_seen_from(ev, line)}
     wanted = [plan("detach_state", **where)]
@@ -214,6 +217,22 @@ def _state_plans(ev: Evidence, line: int, name: str, loop_line: int) -> list:
     if plain_state(ev.capture.source, **where):
         wanted.append(plan("add_detach", title="add_detach_read", line=line, names=names, reads=True))
     return wanted
+
+
+def _object_attributes(ev: Evidence, name: str) -> tuple[tuple[str, str], ...]:
+    """(attribute, how it holds its tensors: "" for one tensor, "tuple" ...) of a state the
+    runtime saw as an object keeping tensors in its attributes (OpenNMT's DecoderState:
+    `dec_state.hidden`, `dec_state.input_feed`); () for a tensor, a container or deeper nesting."""
+    found: dict[str, set[str]] = {}
+    for h in ev.holders:
+        rest = h.path[len(name) + 1:] if h.path.startswith(name + ".") else ""
+        attr = rest.partition("[")[0]
+        if not rest or not attr.isidentifier():
+            continue
+        found.setdefault(f"{name}.{attr}", set()).add(h.container if "[" in rest else "")
+    if any(len(k) != 1 for k in found.values()):
+        return ()
+    return tuple((a, k.pop()) for a, k in found.items())
 
 
 def _backward_seen_from(ev: Evidence, line: int) -> int | None:

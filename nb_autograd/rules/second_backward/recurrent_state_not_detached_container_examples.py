@@ -1,7 +1,7 @@
 """recurrent_state_not_detached examples whose state is a container the runtime reads (a
-NamedTuple of neuron variables, a dict of per-layer (h, c) pairs): the fix detaches each
-tensor and keeps the container's kind, so the code that reads `state.v` or `states["enc"]`
-still runs (kept apart: the example modules stay small)."""
+NamedTuple of neuron variables, a dict of per-layer (h, c) pairs, an object keeping tensors in
+its attributes): the fix detaches each tensor and keeps the container's kind, so the code
+that reads `state.v` or `states["enc"]` still runs (kept apart: the example modules stay small)."""
 from __future__ import annotations
 
 from ..base import Example
@@ -77,6 +77,53 @@ state = {k: (torch.zeros(2, 4), torch.zeros(2, 4)) for k in cells}
 for window in range(3):
     state = {k: tuple(t.detach() for t in s) for k, s in state.items()}
     out, state = run(torch.randn(2, 3), state)
+    loss = out.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+
+class DecoderState:
+    def __init__(self, hidden, feed):
+        self.hidden, self.feed = hidden, feed
+
+cell = torch.nn.LSTMCell(4, 4)
+opt = torch.optim.SGD(cell.parameters(), lr=0.1)
+
+def decode(x, state):
+    h, c = cell(x + state.feed, state.hidden)
+    return h, DecoderState((h, c), h)
+
+state = DecoderState((torch.zeros(2, 4), torch.zeros(2, 4)), torch.zeros(2, 4))
+for chunk in range(3):
+    out, state = decode(torch.randn(2, 4), state)
+    loss = out.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=17, note="an object of the program's own carries the state (OpenNMT's DecoderState): "
+                  "its tensors are detached, not the object", fixed="""\
+import torch
+torch.manual_seed(0)
+
+class DecoderState:
+    def __init__(self, hidden, feed):
+        self.hidden, self.feed = hidden, feed
+
+cell = torch.nn.LSTMCell(4, 4)
+opt = torch.optim.SGD(cell.parameters(), lr=0.1)
+
+def decode(x, state):
+    h, c = cell(x + state.feed, state.hidden)
+    return h, DecoderState((h, c), h)
+
+state = DecoderState((torch.zeros(2, 4), torch.zeros(2, 4)), torch.zeros(2, 4))
+for chunk in range(3):
+    state.hidden, state.feed = tuple(s.detach() for s in state.hidden), state.feed.detach()
+    out, state = decode(torch.randn(2, 4), state)
     loss = out.pow(2).mean()
     opt.zero_grad()
     loss.backward()

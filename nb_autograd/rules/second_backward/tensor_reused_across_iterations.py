@@ -158,6 +158,9 @@ def match(ev: Evidence) -> Hit | None:
         kind = "module_cache"
     if kind == "container" and store.method == "setitem" and _tables(ev):
         kind = "table"  # a tensor written row by row with each step's outputs
+    elif kind == "container" and store.method == "setitem" and ev.code.function_at(line) is not None and \
+            any(h.container in ("tensor", "") and "[" not in h.path and h.reaches_stale for h in ev.holders_of(name)):
+        kind = "buffer_slice"  # a slice of a kept buffer written with each call's values (a KV cache)
     written = _written_in_place(ev, name, line) if kind == "attribute" else None
     if written is not None:  # a buffer made plain, then written in place each call with this step's values
         line, kind = written, "written_in_place"
@@ -187,6 +190,15 @@ def _written_in_place(ev: Evidence, name: str, line: int) -> int | None:
     function = ev.code.function_at(line)
     writes = [l for l in read_errors(ev.capture.source).filling(name) if ev.code.function_at(l) is function]
     return max(writes) if writes else None
+
+
+def _buffer_writes(ev: Evidence, hit: Hit) -> tuple[tuple[int, str], ...]:
+    """(line, buffer) of the slice writes into the module's stale buffers in the hit's block
+    (`cache_k`, then `cache_v`), in order: detaching one leaves the other failing."""
+    stores = [(int(l), n) for l, n in (s.split(":") for s in hit.fact("stores").split(";"))] if hit.fact("stores") else []
+    here = ev.code.function_at(hit.line)
+    written = {(s.line, s.container) for s in ev.code.stores if s.method == "setitem" and ev.code.function_at(s.line) is here}
+    return tuple(sorted({(hit.line, hit.fact("name"))} | {w for w in stores if w in written}))
 
 
 def _stored_argument(ev: Evidence, store) -> tuple[str, int] | None:
@@ -237,11 +249,16 @@ def plans(hit: Hit, ev: Evidence) -> list:
         tables = _tables(ev)
         return [plan("detach_tables", facts={"names": ", ".join(tables)}, backward_line=int(hit.fact("backward_line")),
                      names=tables), plan("add_detach", line=hit.line, names=(name,))]
+    if hit.variant == "buffer_slice":  # each call starts from the buffers' values; else store detached values
+        written = _buffer_writes(ev, hit)
+        return [plan("detach_before_write", facts={"names": ", ".join(n for _, n in written)}, line=written[0][0],
+                     names=tuple(n for _, n in written)),
+                plan("detach_stores", title="add_detach", stores=written)]
     if hit.variant == "written_in_place":  # cut the buffer loose once this call has read it
         return [plan("detach_after_use", facts={"name": name}, line=hit.line, name=name)]
     if hit.variant == "generator":  # cut where the loop hands the output on, each container kept as it was
         made = next((a for a in ev.code.assigns if a.line == hit.line and name in a.targets), None)
-        kinds = {h.container for h in ev.holders_of(name) if "[" in h.path}
+        kinds = ev.item_containers(name)
         reads = tuple(sorted(made.reads - {name})) if made else ()
         held = tuple((n, kinds.pop()) for n in reads) if len(kinds) == 1 else ()
         return [plan("add_detach", title="add_detach_read", line=hit.line, names=reads, reads=True, containers=held)] + \

@@ -1,7 +1,8 @@
 """tensor_reused_across_iterations examples where the graph enters a tensor through in-place
-writes: a module's buffer filled each call (`self.sums.index_add_(...)`, nvalchemi-toolkit#82)
-and a table written row by row with each step's outputs (JODIE's embeddings, jodie#13). The
-fix detaches the tensor in place, after it was read (kept apart: the example modules stay small)."""
+writes: a module's buffer filled each call (`self.sums.index_add_(...)`, nvalchemi-toolkit#82),
+a table written row by row with each step's outputs (JODIE's embeddings, jodie#13), and a KV
+cache written slice by slice (llama-cookbook#247). The fix detaches the tensor after it was read,
+or, for the cache, before this call writes it (kept apart: the example modules stay small)."""
 from __future__ import annotations
 
 from ..base import Example
@@ -94,5 +95,59 @@ for batch in range(3):
     opt.zero_grad()
     table.detach_()
     loss = 0
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+
+class Attention(torch.nn.Module):
+    def __init__(self, dim, max_len):
+        super().__init__()
+        self.wk, self.wv = torch.nn.Linear(dim, dim), torch.nn.Linear(dim, dim)
+        self.cache_k = torch.zeros(2, max_len, dim)
+        self.cache_v = torch.zeros(2, max_len, dim)
+
+    def forward(self, x, start):
+        n = x.shape[1]
+        self.cache_k[:, start:start + n] = self.wk(x)
+        self.cache_v[:, start:start + n] = self.wv(x)
+        keys, values = self.cache_k[:, :start + n], self.cache_v[:, :start + n]
+        return (x @ keys.transpose(1, 2)).softmax(-1) @ values
+
+attn = Attention(4, 8)
+opt = torch.optim.SGD(attn.parameters(), lr=0.1)
+for step in range(3):
+    loss = attn(torch.randn(2, 8, 4), 0).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=13, note="a KV cache written slice by slice each call (llama-cookbook#247): each call starts "
+                  "from the buffers' values, so this call's keys keep their gradient", fixed="""\
+import torch
+torch.manual_seed(0)
+
+class Attention(torch.nn.Module):
+    def __init__(self, dim, max_len):
+        super().__init__()
+        self.wk, self.wv = torch.nn.Linear(dim, dim), torch.nn.Linear(dim, dim)
+        self.cache_k = torch.zeros(2, max_len, dim)
+        self.cache_v = torch.zeros(2, max_len, dim)
+
+    def forward(self, x, start):
+        n = x.shape[1]
+        self.cache_k = self.cache_k.detach()
+        self.cache_v = self.cache_v.detach()
+        self.cache_k[:, start:start + n] = self.wk(x)
+        self.cache_v[:, start:start + n] = self.wv(x)
+        keys, values = self.cache_k[:, :start + n], self.cache_v[:, :start + n]
+        return (x @ keys.transpose(1, 2)).softmax(-1) @ values
+
+attn = Attention(4, 8)
+opt = torch.optim.SGD(attn.parameters(), lr=0.1)
+for step in range(3):
+    loss = attn(torch.randn(2, 8, 4), 0).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
 """),
 )

@@ -110,11 +110,30 @@ def _read_later_in_block(ev: Evidence, name: str, line: int) -> bool:
     return False
 
 
+_GROWS = frozenset(("cat", "concat", "concatenate", "stack", "hstack", "vstack"))
+
+
+def _grown_from_itself(ev: Evidence, path: str) -> int | None:
+    """`s_hist = torch.cat([state.s_history, s_new])`, then `state.s_history = s_hist`: a
+    history that each step extends with its own previous value. The line that stores it."""
+    for a in ev.code.assigns_to(path):
+        if a.detached:
+            continue
+        made = [a] + [b for name in a.reads for b in ev.code.assigns_to(name) if b.line < a.line]
+        if any(path in b.reads and (b.call or "").rpartition(".")[2] in _GROWS for b in made):
+            return a.line
+    return None
+
+
 def _carrier(ev: Evidence, kept: list[KeptGraph]) -> KeptGraph:
-    """The holder that carries the graphs across iterations: a name the loop assigns afresh
-    each step (`out = model(x)`) holds the history only through what it was made from, so a
-    module's attribute holding (nearly) the same graph is the one named."""
+    """The holder that carries the graphs across iterations: a history grown from itself, of
+    all the values holding (nearly) the whole chain; else, since a name the loop assigns afresh
+    each step (`out = model(x)`) holds the history only through what it was made from, a
+    module's attribute holding (nearly) the same graph."""
     first = kept[0]
+    grown = [k for k in kept if 10 * k.nodes >= 9 * first.nodes and _grown_from_itself(ev, k.path)]
+    if grown:
+        return grown[0]
     if "." in first.path or "[" in first.path or not any(ev.code.loops_at(a.line) for a in ev.code.assigns_to(first.path)) \
             or any(a.accumulates for a in ev.code.assigns_to(first.path)):
         return first
@@ -156,6 +175,8 @@ def match(ev: Evidence) -> Hit | None:
     if kept:
         k = _carrier(ev, kept)
         line, variant = _holder_line(ev, k.path, min(k.lines), k.lines)
+        if variant != "accumulated" and _grown_from_itself(ev, k.path):
+            line, variant = _grown_from_itself(ev, k.path), "stored"
         facts = (("name", k.path), ("nodes", str(k.nodes)), ("iterations", str(k.iterations)),
                  ("bytes", _size(k.live_bytes)))
         totals = _returned_totals(ev, k.path) if variant == "variable" else []
