@@ -68,18 +68,21 @@ def _made_by_producer(ev: Evidence, op: InplaceOp, producer: str | None) -> bool
     of the op the message names (`res1 = torch.exp(...)` then `res1 += ...` for "output 0 of
     ExpBackward0"): the likely saved tensor."""
     name = (producer or "").removesuffix("Backward0").removesuffix("Backward1").lower()
+    last = _last_assign_before(ev, op)
+    return bool(name) and last is not None and (last.call or "").rpartition(".")[2].lower() == name
+
+
+def _last_assign_before(ev: Evidence, op: InplaceOp):
+    """The last assignment, in `op`'s function, of the name `op` writes into; None if none."""
     before = [a for a in ev.code.assigns_to(op.target or "") if a.line < op.line
               and ev.code.function_at(a.line) is ev.code.function_at(op.line)]
-    last = max(before, key=lambda a: a.line) if before else None
-    return bool(name) and last is not None and (last.call or "").rpartition(".")[2].lower() == name
+    return max(before, key=lambda a: a.line) if before else None
 
 
 def _allocated_here(ev: Evidence, op: InplaceOp) -> bool:
     """The name `op` writes was last assigned, in its function, from a factory
     (`outputs = torch.empty_like(inputs)`, then `outputs[:, idx] = ...`): a tensor no graph op made."""
-    before = [a for a in ev.code.assigns_to(op.target or "") if a.line < op.line
-              and ev.code.function_at(a.line) == ev.code.function_at(op.line)]
-    last = max(before, key=lambda a: a.line) if before else None
+    last = _last_assign_before(ev, op)
     return last is not None and (last.call or "").rpartition(".")[2] in FACTORIES
 
 

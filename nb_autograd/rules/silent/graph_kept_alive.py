@@ -175,8 +175,9 @@ def match(ev: Evidence) -> Hit | None:
     if kept:
         k = _carrier(ev, kept)
         line, variant = _holder_line(ev, k.path, min(k.lines), k.lines)
-        if variant != "accumulated" and _grown_from_itself(ev, k.path):
-            line, variant = _grown_from_itself(ev, k.path), "stored"
+        grown = _grown_from_itself(ev, k.path) if variant != "accumulated" else None
+        if grown is not None:
+            line, variant = grown, "stored"
         facts = (("name", k.path), ("nodes", str(k.nodes)), ("iterations", str(k.iterations)),
                  ("bytes", _size(k.live_bytes)))
         totals = _returned_totals(ev, k.path) if variant == "variable" else []
