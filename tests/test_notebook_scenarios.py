@@ -119,6 +119,10 @@ SCENARIOS = {
          "model.train()\nopt.zero_grad()\nloss.backward()\nopt.step()\nmodel.eval()\nwith torch.no_grad():\n"
          "    pred = model(x)\nprint(loss.item())"),
         (0, 1, 2, 2), "double_backward", ("c1", 5)),
+    "rerun_cell_whose_loss_casts_the_output_onto_itself": Scenario(
+        (SETUP, "out = model(x)\nout = out.double()\nloss = F.mse_loss(out, y.double())",
+         "opt.zero_grad()\nloss.backward()\nopt.step()"),
+        (0, 1, 2, 2), "double_backward", ("c1", 3)),
     "activations_a_hook_stores_converted_in_a_later_cell": Scenario(
         (SETUP + "import numpy as np\nacts = []\nhook = model.register_forward_hook(lambda m, i, o: acts.append(o))",
          "for step in range(3):\n    loss = F.mse_loss(model(x), y)\n    opt.zero_grad()\n    loss.backward()\n    opt.step()",
@@ -178,6 +182,8 @@ def test_scenario(name, tmp_path):
     assert error is None, f"the fix raised {error}"
     if name == "rerun_cell_that_evaluates_under_no_grad":  # the loss is rebuilt; the model and the data are not
         assert fix["patched_source"].startswith("pred = model(x)\nloss = F.mse_loss(pred, y)\nmodel.train()"), fix
+    if name == "rerun_cell_whose_loss_casts_the_output_onto_itself":  # the cast is part of building the output
+        assert fix["patched_source"].startswith("out = model(x)\nout = out.double()\nloss ="), fix
 
 
 def patched(scenario: Scenario, fix: dict) -> Scenario:

@@ -21,11 +21,13 @@ if not hasattr(accuracy, "evaluate"):
     spec.loader.exec_module(accuracy)
 
 FLOORS = {  # counts reached on the tuning part; raise them as the rules improve, never lower them
-    "family_a": {"cause": 69, "line": 47, "fix_runs_clean": 63, "fix_matches_expert": 48},
-    "family_b": {"cause": 32, "line": 28, "fix_runs_clean": 28, "fix_matches_expert": 21},
-    "family_c": {"cause": 26, "line": 19, "fix_runs_clean": 24, "fix_matches_expert": 22},
-}  # ("like the expert" one under what was reached: it compares trained floats; family C's line and
-#  fix one under too: run after the whole suite, one silent case lost both, alone it keeps them)
+    "family_a": {"cause": 70, "line": 48, "fix_runs_clean": 64, "fix_matches_expert": 49},
+    "family_b": {"cause": 34, "line": 30, "fix_runs_clean": 31, "fix_matches_expert": 23},
+    "family_c": {"cause": 26, "line": 20, "fix_runs_clean": 25, "fix_matches_expert": 24},
+}  # ("like the expert" one under what was reached: it compares trained floats; family C one under
+#  on all four: after the whole suite, graphs other tests leave alive use up part of the budget of
+#  autograd nodes the capture may touch (capture/touch.py), and one silent case (s21 TorchSim)
+#  then reads too little of its history to name it; alone it is right in full)
 TARGETS = {"family_a": {"cause": 0.95, "line": 0.9, "fix_runs_clean": 0.9, "fix_matches_expert": 0.85},
            "family_b": {"fix_runs_clean": 0.9, "fix_matches_expert": 0.75},
            "family_c": {"cause": 0.9, "fix_runs_clean": 0.9}}

@@ -1,7 +1,6 @@
 """Read a failed call while its traceback is alive; keep only plain records."""
 from __future__ import annotations
 
-import ast
 import re
 import types
 from collections.abc import Callable
@@ -12,10 +11,11 @@ from . import touch
 from .backwards import BackwardRecorder, root_nodes
 from .frames import is_user_file
 from .graph import ids_below, node_id, snapshot, walk
+from .inplace_written import optimizers_writing, tensors_writing
 from .no_graph import gradless_caches, grad_names, hook_code, no_grad_forwards, numpy_builtins
 from .records import Failure, Holder
-from .tensor_values import tensor_values
-from .user_code import MAX_ITEMS, NOT_OBJECTS, user_class
+from .tensor_values import container_of, tensor_values
+from .user_code import user_class
 
 REACH_LIMIT = 2_000
 
@@ -88,49 +88,6 @@ def _ddp_parameters(frames) -> tuple[str, ...]:
     return ()
 
 
-_MODIFIED = re.compile(r"modified by an inplace operation: \[torch\.\w+ \[([\d, ]*)\]\].*? is at version (\d+);")
-
-
-def _leaf_ids(roots, limit: int) -> set[int] | None:
-    """ids of the tensors the failing graph accumulates gradients into (its parameters), or
-    None when the graph could not be read whole."""
-    nodes = list(walk(roots, limit))
-    if not nodes or len(nodes) >= limit:
-        return None
-    return {id(v) for n in nodes if (v := getattr(n, "variable", None)) is not None}
-
-
-def _optimizer_values(frames):
-    """(path, optimizer) for the optimizers the frames name, or their objects hold (`self.opt_g`)."""
-    for frame in frames:
-        for name, value in list(frame.f_locals.items()):
-            candidates = [(name, value)]
-            if not isinstance(value, (torch.optim.Optimizer, *NOT_OBJECTS)) and hasattr(value, "__dict__"):
-                try:
-                    candidates += [(f"{name}.{k}", v) for k, v in list(vars(value).items())[:MAX_ITEMS]]
-                except TypeError:
-                    pass
-            yield from ((path, opt) for path, opt in candidates if isinstance(opt, torch.optim.Optimizer))
-
-
-def _optimizers_writing(message: str, frames, roots=()) -> tuple[str, ...]:
-    """The optimizers in the user's frames (`opt_g`, `self.optimizer_G`) with a parameter of the
-    shape and version an in-place error names: whose step() wrote the saved tensor. Of several
-    (an actor-critic's Q and V nets end alike), those whose parameters the failing graph reaches."""
-    m = _MODIFIED.search(message)
-    if m is None:
-        return ()
-    shape, version = tuple(int(x) for x in m.group(1).split(",") if x.strip()), int(m.group(2))
-    found: dict[str, object] = {}
-    for path, opt in _optimizer_values(frames):
-        if path not in found and any(tuple(p.shape) in (shape, shape[::-1]) and p._version == version  # a Linear saves weight.t()
-                                     for g in opt.param_groups for p in g["params"]):
-            found[path] = opt
-    leaves = _leaf_ids(roots, max(1, touch.room() // 8)) if len(found) > 1 and roots else None
-    reached = [path for path, opt in found.items() if leaves and any(id(p) in leaves for g in opt.param_groups for p in g["params"])]
-    return tuple(reached or found)
-
-
 def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tuple[Holder, ...]:
     found: dict[str, Holder] = {}
     for frame in frames:
@@ -145,7 +102,7 @@ def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tu
                 is_stale = nid in stale
                 reaches = is_stale or any(node_id(n) in stale for n in walk([node], REACH_LIMIT))
                 if nid in failing or reaches:  # e.g. a memory bank already refreshed this step
-                    found[path] = Holder(path, nid, is_stale, reaches, _container(value, path))
+                    found[path] = Holder(path, nid, is_stale, reaches, container_of(value, path))
     return tuple(found.values())
 
 
@@ -159,45 +116,6 @@ def _suspended_generators(frames) -> list:
             if inner is not None and is_user_file(inner.f_code.co_filename) and not any(f is inner for f in found):
                 found.append(inner)
     return found[:4]
-
-
-def _container(value, path: str) -> str:
-    """How `path` holds its tensor, outermost first, joined by ">": "namedtuple" for `state[0]`
-    of a NamedTuple, "dict>tuple" for `states[0][1]` of a dict of (h, c) pairs, "tensor" for a
-    plain name. Read from instance dicts and the containers themselves (no user code runs)."""
-    base, _, indexes = path.partition("[")
-    for attr in base.split(".")[1:]:
-        own = getattr(value, "__dict__", None)
-        buffers = own.get("_buffers") if isinstance(own, dict) else None
-        if isinstance(own, dict) and attr in own:
-            value = own[attr]
-        elif isinstance(buffers, dict) and attr in buffers:
-            value = buffers[attr]
-        else:
-            return ""
-    kinds = [_kind(value)]
-    for key in _INDEX.findall("[" + indexes if indexes else ""):
-        try:
-            value = value[ast.literal_eval(key)]
-        except Exception:
-            return ">".join(kinds)
-        if isinstance(value, torch.Tensor):
-            break
-        kinds.append(_kind(value))
-    return ">".join(kinds)
-
-
-_INDEX = re.compile(r"\[([^\]]*)\]")
-
-
-def _kind(value) -> str:
-    if isinstance(value, torch.Tensor):
-        return "tensor"
-    if isinstance(value, tuple):
-        return "namedtuple" if hasattr(type(value), "_fields") else "tuple"
-    if isinstance(value, (list, dict)):
-        return "list" if isinstance(value, list) else "dict"
-    return "deque" if type(value).__name__ == "deque" else "object"
 
 
 def _user_modules_in_library_frames(frames) -> list:
@@ -231,7 +149,8 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
     frames.clear()
     base = dict(error_type=type(exc).__name__, message=str(exc)[:4000], stack_lines=stack_lines, stack=stack,
                 unit=recorder.unit, ddp_parameters=_ddp_parameters([f for f, _ in user_frames]),
-                written_by=_optimizers_writing(str(exc), [f for f, _ in user_frames], roots),
+                written_by=optimizers_writing(str(exc), [f for f, _ in user_frames], roots),
+                written_tensors=tensors_writing(str(exc), [f for f, _ in user_frames]),
                 grad_names=grad_names([f for f, _ in reversed(user_frames)]) if "numpy()" in str(exc) else (),
                 numpy_builtins=numpy_builtins(user_frames[-1][0] if user_frames else None) if "numpy()" in str(exc) else ())
     if not roots:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from . import touch
-from .tensor_values import tensor_values
+from .tensor_values import container_of, tensor_values
 from .graph import NO_SEQ, WALK_LIMIT, live_bytes, walk
 
 SPAN = 3  # a holder must keep nodes of this many iterations of one line
@@ -23,6 +23,7 @@ class KeptGraph:
     live_bytes: int
     iterations: int
     lines: tuple[int, ...]         # cell lines whose nodes it keeps, one per iteration
+    container: str = ""            # how it holds them, as `container_of` says ("list>dict")
 
 
 def source_names(filename: str) -> frozenset[str]:
@@ -41,12 +42,14 @@ def scan_holders(namespace: dict, idents: frozenset[str], origin, ranges, curren
     `current`: the (lowest, highest) node id of the backward about to run; a name holding only
     nodes of that graph (the step's own `loss`, `out`) is not walked (sampled mid-loop)."""
     groups: dict[str, list] = {}
+    kinds: dict[str, str] = {}
     for name, value in list(namespace.items()):
         if name in idents and not name.startswith("_"):
             for path, tensor in tensor_values(name, value, idents):
                 node = touch.node_of(tensor)
                 if node is not None:
                     groups.setdefault(path.split("[")[0], []).append(node)
+                    kinds.setdefault(path.split("[")[0], container_of(value, path))
     out = []
     for path, roots in groups.items():
         ids = {r._sequence_nr() for r in roots}
@@ -75,5 +78,5 @@ def scan_holders(namespace: dict, idents: frozenset[str], origin, ranges, curren
             continue  # (`imput_loss` beside `loss`): one step's forward, its unrolled loop's steps are not iterations kept
         lines = tuple(sorted(l for l, its in per_line.items() if len(its) >= SPAN))
         if lines:
-            out.append(KeptGraph(path, nodes, size, max(len(per_line[l]) for l in lines), lines))
+            out.append(KeptGraph(path, nodes, size, max(len(per_line[l]) for l in lines), lines, kinds[path]))
     return sorted(out, key=lambda k: -k.nodes)

@@ -135,6 +135,7 @@ class Failure:
     ddp_parameters: tuple[str, ...] = ()  # a DistributedDataParallel module's trainable parameters, in its order
     leaves_apart: tuple[tuple[int, int], ...] = ()  # (freeing call, leaves its graph reaches without the stale part)
     written_by: tuple[str, ...] = ()  # optimizers (as the frames name them) holding a parameter like the one an in-place error names
+    written_tensors: tuple[str, ...] = ()  # other tensors of the user's frames (`model.queue`) with that shape and version
     grad_names: tuple[tuple[str, str], ...] = ()  # (name, "tensor" | "list" | ...) in the user frames, innermost first, holding a tensor that requires grad (NumPy errors)
     numpy_builtins: tuple[str, ...] = ()  # builtins (`sum`) the failing user frame's globals bind to NumPy's (NumPy errors)
     gradless_caches: tuple[str, ...] = ()

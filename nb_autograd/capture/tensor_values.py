@@ -2,6 +2,8 @@
 attribute, container or closure keeps a graph (read at a failure and by the watcher's samples)."""
 from __future__ import annotations
 
+import ast
+import re
 import types
 
 import torch
@@ -127,3 +129,42 @@ def _closure_values(fn, idents: set[str], depth: int):
             continue
         if not isinstance(content, (types.FunctionType, torch.nn.Module)):
             yield from tensor_values(name, content, idents, depth + 1)
+
+
+def container_of(value, path: str) -> str:
+    """How `path` holds its tensor, outermost first, joined by ">": "namedtuple" for `state[0]`
+    of a NamedTuple, "dict>tuple" for `states[0][1]` of a dict of (h, c) pairs, "tensor" for a
+    plain name. Read from instance dicts and the containers themselves (no user code runs)."""
+    base, _, indexes = path.partition("[")
+    for attr in base.split(".")[1:]:
+        own = getattr(value, "__dict__", None)
+        buffers = own.get("_buffers") if isinstance(own, dict) else None
+        if isinstance(own, dict) and attr in own:
+            value = own[attr]
+        elif isinstance(buffers, dict) and attr in buffers:
+            value = buffers[attr]
+        else:
+            return ""
+    kinds = [_kind(value)]
+    for key in _INDEX.findall("[" + indexes if indexes else ""):
+        try:
+            value = value[ast.literal_eval(key)]
+        except Exception:
+            return ">".join(kinds)
+        if isinstance(value, torch.Tensor):
+            break
+        kinds.append(_kind(value))
+    return ">".join(kinds)
+
+
+_INDEX = re.compile(r"\[([^\]]*)\]")
+
+
+def _kind(value) -> str:
+    if isinstance(value, torch.Tensor):
+        return "tensor"
+    if isinstance(value, tuple):
+        return "namedtuple" if hasattr(type(value), "_fields") else "tuple"
+    if isinstance(value, (list, dict)):
+        return "list" if isinstance(value, list) else "dict"
+    return "deque" if type(value).__name__ == "deque" else "object"

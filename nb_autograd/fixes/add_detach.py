@@ -122,7 +122,11 @@ def add_detach(source: str, *, line: int, names=(), reads: bool = False, dicts=(
                    for n in reads_of(value, set(names) - done)}
     else:
         mapping = _stored(small, set(names))
-        if held:  # the runtime saw a container there: each of its tensors detached, the container kept
+        if held == "dict":  # a step's results (a loss beside counts and nested logs): its tensors detached
+            if not all(isinstance(k, cst.Name) for k in mapping):
+                return None
+            mapping = {k: detached_dict(k) for k in mapping}
+        elif held:  # the runtime saw a container there: each of its tensors detached, the container kept
             kinds = {k: items_detached(code_of(k), held) for k in mapping if isinstance(k, cst.Name)}
             if len(kinds) != len(mapping) or None in kinds.values():
                 return None

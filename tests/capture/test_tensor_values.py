@@ -1,7 +1,7 @@
 """The walk that names where a value keeps its tensors."""
 import torch
 
-from nb_autograd.capture.tensor_values import tensor_values
+from nb_autograd.capture.tensor_values import container_of, tensor_values
 
 
 class Meter:
@@ -26,3 +26,14 @@ def test_a_module_attribute_the_user_names_is_read():
     lin = torch.nn.Linear(2, 2)
     lin.history = torch.zeros(3)
     assert [p for p, _ in tensor_values("model", lin, {"model", "history"})] == ["model.history"]
+
+
+def test_how_a_path_holds_its_tensor_is_read_from_the_values_themselves():
+    x = torch.ones(2)
+    outputs = [{"loss": x, "metrics": {}}]
+    assert container_of(outputs, "outputs[0]['loss']") == "list>dict"
+    assert container_of((x, x), "pair[1]") == "tuple"
+    assert container_of(x, "x") == "tensor"
+    meter = Meter()
+    assert container_of(meter, "meter.sums[0]") == "list"
+    assert container_of(meter, "meter.missing[0]") == ""

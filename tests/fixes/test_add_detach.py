@@ -44,7 +44,7 @@ def test_a_container_state_is_detached_and_kept_its_kind():
 
 def test_a_stored_container_is_detached_item_by_item():
     assert patch("outputs.append(step)", held="dict") == \
-        LOOP.format(stmt="outputs.append({k: s.detach() for k, s in step.items()})")
+        LOOP.format(stmt="outputs.append({k: v.detach() if torch.is_tensor(v) else v for k, v in step.items()})")
     assert patch("prev = out", names=("prev",), held="tuple") == LOOP.format(stmt="prev = tuple(s.detach() for s in out)")
     assert patch("outputs.append(f(h))", held="dict") is None  # not a name: no comprehension over a call
     assert patch("outputs.append(step)", held="object") is None

@@ -16,3 +16,11 @@ def test_the_line_above_is_converted_too_and_a_moved_tensor_only_detached():
 
 def test_a_plain_conversion_gets_detach_and_cpu():
     assert detach_numpy("values = pred.numpy()\n", line=1) == "values = pred.detach().cpu().numpy()\n"
+
+
+def test_a_list_of_tensors_is_detached_item_by_item():
+    src = "import numpy as np\nl = np.sum([x * y for (x, y) in zip(n, losses)])\nm = np.mean(losses)\n"
+    assert detach_numpy(src, 2, "losses", items=True) == src.replace("x * y for", "x * y.detach().cpu() for")
+    assert detach_numpy(src, 3, "losses", items=True) == src.replace("np.mean(losses)", "np.mean([t.detach().cpu() for t in losses])")
+    assert detach_numpy(src.replace("x * y for", "x * y.detach().cpu() for"), 2, "losses", items=True) is None  # done already
+    assert detach_numpy("z = [v for v in other]\n", 1, "losses", items=True) is None

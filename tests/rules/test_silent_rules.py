@@ -26,6 +26,7 @@ NAMES = {  # (cause, BAD index) -> the name the finding must mention
     ("graph_kept_alive", 10): "history",
     ("graph_kept_alive", 11): "stats.feat_mean",
     ("graph_kept_alive", 12): "tracker.trail",
+    ("graph_kept_alive", 13): "outputs",
     ("grads_not_zeroed", 0): "opt",
     ("grads_not_zeroed", 1): "optimizer",
 }

@@ -22,7 +22,7 @@ def _settings_only(name: str) -> bool:
 @dataclass(frozen=True)
 class CutSite:
     line: int
-    kind: str           # no_grad | no_grad_function | numpy | item | tolist | detach | rebuild | indices | constant
+    kind: str           # no_grad | no_grad_function | numpy | item | tolist | detach | rebuild | indices | constant | gradients
     text: str
     edit_lines: tuple[int, ...] = ()  # lines a keep_in_graph fix must patch
     function: str = ""
@@ -91,6 +91,15 @@ def _constant_branch(ev: Evidence, facts: ErrorFacts, name: str, chosen, before:
     return None
 
 
+def gradients_without_graph(ev: Evidence, line: int) -> bool:
+    """`autograd.grad(...)` at `line` without create_graph=True: the gradients it returns are
+    plain tensors, so a penalty built from them (IGA, a gradient norm) has no graph."""
+    if not any(b.kind == "grad" and b.line == line for b in ev.code.backwards):
+        return False
+    calls = [dict(c.keywords) for c in ev.code.calls if c.line == line and c.func.rpartition(".")[2] == "grad"]
+    return bool(calls) and all(k.get("create_graph", "False") == "False" for k in calls)
+
+
 def find_cut(ev: Evidence, facts: ErrorFacts) -> CutSite | None:
     site = ev.backward_site
     if site is None:
@@ -129,9 +138,14 @@ def find_cut(ev: Evidence, facts: ErrorFacts) -> CutSite | None:
         if a.no_grad and (w := no_grad_with(ev, a.line)):
             cuts.append(no_grad_cut(w, via))
             continue
+        if gradients_without_graph(ev, a.line):
+            cuts.append(CutSite(a.line, "gradients", ev.code.line_text(a.line), (a.line,)))
+            continue
         for store in (s for s in ev.code.stores if s.container == name and a.line < s.line < before):
             if (w := no_grad_with(ev, store.line)) is not None:  # `all_embeddings.extend(emb)` under no_grad
                 cuts.append(no_grad_cut(w, via))
+            elif gradients_without_graph(ev, store.line):  # `grads.append(autograd.grad(env_loss, params))`
+                cuts.append(CutSite(store.line, "gradients", ev.code.line_text(store.line), (store.line,)))
             else:
                 todo += [(n, store.line, here, via) for n in store.reads]
         kinds = {c.kind for c in facts.cuts if c.line == a.line}
@@ -172,7 +186,9 @@ def find_cut(ev: Evidence, facts: ErrorFacts) -> CutSite | None:
     # a branch that makes the loss a constant explains a missing graph whole; else where the
     # history was lost first
     first = min(cuts, key=lambda c: (c.kind != "constant", c.line))
-    graph_cuts = [c for c in cuts if c.edit_lines]
+    if first.kind == "gradients":  # every autograd.grad() the penalty is built from gets create_graph
+        return CutSite(first.line, first.kind, first.text, tuple(sorted({c.line for c in cuts if c.kind == "gradients"})))
+    graph_cuts = [c for c in cuts if c.edit_lines and c.kind != "gradients"]
     edits = tuple(sorted({l for c in graph_cuts for l in c.edit_lines} | (set(data) if graph_cuts else set())))
     names = tuple(sorted({n for c in graph_cuts for n in c.names}))
     return CutSite(first.line, first.kind, first.text, edits, first.function, first.call_line, names)

@@ -50,6 +50,9 @@ def _score(ev: Evidence, op: InplaceOp, made_at: frozenset[int], producer_wrote:
     if made_at & made_here or not made_at and _made_by_producer(ev, op, producer):
         score += 0.2
     written = ev.failure.written_by if ev.failure else ()
+    buffers = {t.rsplit(".", 1)[-1] for t in ev.failure.written_tensors} if ev.failure and not written else set()
+    if buffers and op.target:  # the runtime found a buffer of that shape and version (MoCo's queue): its writer
+        score += 0.5 if op.kind != "step" and op.target.rsplit(".", 1)[-1] in buffers else -0.2
     if op.kind == "step" and written:  # the runtime found whose parameter it is: that optimizer's step
         score += 0.5 if op.target in written else -0.3
         if op.target in written and len(written) > 1:  # twin critics both reached: the first step broke the graph

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..base import Example
 from .inplace_modified_saved_tensor_several_examples import SEVERAL_BAD
+from .inplace_modified_saved_tensor_written_examples import WRITTEN_BAD
 
 BAD = (
     Example(code="""\
@@ -241,116 +242,7 @@ def mix(x, w):
 
 mix(torch.randn(3, 2), torch.randn(2, 2, requires_grad=True)).sum().backward()
 """),
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-G = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
-D = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1), torch.nn.Sigmoid())
-opt_G = torch.optim.Adam(G.parameters(), lr=0.01)
-opt_D = torch.optim.Adam(D.parameters(), lr=0.01)
-for step in range(2):
-    fake = G(torch.randn(8, 2))
-    prob_real = D(torch.randn(8, 2) + 2)
-    prob_fake = D(fake)
-    D_loss = -torch.mean(torch.log(prob_real) + torch.log(1. - prob_fake))
-    G_loss = torch.mean(torch.log(1. - prob_fake))
-    opt_D.zero_grad()
-    D_loss.backward(retain_graph=True)
-    opt_D.step()
-    opt_G.zero_grad()
-    G_loss.backward()
-    opt_G.step()
-""", line=15, note="GAN: D's output on the fake is shared by both losses; the generator's loss is computed "
-                   "again through the stepped D (pytorch#39141)", fixed="""\
-import torch
-torch.manual_seed(0)
-G = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
-D = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1), torch.nn.Sigmoid())
-opt_G = torch.optim.Adam(G.parameters(), lr=0.01)
-opt_D = torch.optim.Adam(D.parameters(), lr=0.01)
-for step in range(2):
-    fake = G(torch.randn(8, 2))
-    prob_real = D(torch.randn(8, 2) + 2)
-    prob_fake = D(fake)
-    D_loss = -torch.mean(torch.log(prob_real) + torch.log(1. - prob_fake))
-    opt_D.zero_grad()
-    D_loss.backward(retain_graph=True)
-    opt_D.step()
-    prob_fake = D(fake)
-    G_loss = torch.mean(torch.log(1. - prob_fake))
-    opt_G.zero_grad()
-    G_loss.backward()
-    opt_G.step()
-"""),
-    Example(code="""\
-import torch
-lin = torch.nn.Linear(4, 4)
-w = torch.randn(4, requires_grad=True)
-T = torch.relu(torch.randn(2, 3, 4) * w)
-for b in range(T.size(0)):
-    for t in range(T.size(1)):
-        T[b][t] = lin(T[b][t])
-T.sum().backward()
-""", line=7, note="each slice rewritten from itself in a loop: the loop reads the tensor and writes into one copy "
-                  "(pytorch_geometric_temporal#57)", fixed="""\
-import torch
-lin = torch.nn.Linear(4, 4)
-w = torch.randn(4, requires_grad=True)
-T = torch.relu(torch.randn(2, 3, 4) * w)
-T_in = T
-T = T.clone()
-for b in range(T.size(0)):
-    for t in range(T.size(1)):
-        T[b][t] = lin(T_in[b][t])
-T.sum().backward()
-"""),
-    Example(code="""\
-import torch
-class Block(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.lin = torch.nn.Linear(4, 4)
-
-    def down(self, x, connection):
-        x = torch.sigmoid(self.lin(x))
-        x += connection
-        return x
-
-    def up(self, x, connection):
-        x = torch.sigmoid(self.lin(x))
-        x += connection
-        return x
-
-kwargs = {}
-kwargs['bias'] = True
-b = Block()
-x = torch.randn(2, 4)
-b.up(b.down(x, x), x).sum().backward()
-""", line=14, note="one residual add written in two blocks (a dict written by key is no tensor): both "
-                   "go out of place (fepegar/unet#36)", fixed="""\
-import torch
-class Block(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.lin = torch.nn.Linear(4, 4)
-
-    def down(self, x, connection):
-        x = torch.sigmoid(self.lin(x))
-        x = x + connection
-        return x
-
-    def up(self, x, connection):
-        x = torch.sigmoid(self.lin(x))
-        x = x + connection
-        return x
-
-kwargs = {}
-kwargs['bias'] = True
-b = Block()
-x = torch.randn(2, 4)
-b.up(b.down(x, x), x).sum().backward()
-"""),
-) + SEVERAL_BAD
+) + WRITTEN_BAD + SEVERAL_BAD
 
 GOOD = (
     Example(code="""\

@@ -95,4 +95,71 @@ for step in range(3):
     loss.backward()
     opt.step()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+
+class Memory(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(4, 8)
+        self.register_buffer("bank", torch.randn(8, 32))
+        self.ptr = 0
+
+    @torch.no_grad()
+    def push(self, keys):
+        self.bank[:, self.ptr:self.ptr + 4] = keys.T
+        self.ptr = (self.ptr + 4) % 32
+
+    def forward(self, x):
+        q = self.proj(x)
+        scores = torch.einsum("nc,ck->nk", [q, self.bank])
+        self.push(q.detach())
+        return scores
+
+def train(model, opt, steps):
+    for step in range(steps):
+        scores = model(torch.randn(4, 4))
+        loss = scores.logsumexp(1).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+model = Memory()
+train(model, torch.optim.SGD(model.parameters(), lr=0.1), 3)
+""", line=13, note="a memory bank (a buffer) written slice by slice after the forward that saved it; "
+                  "no parameter has its shape (facebookresearch/moco#21)", fixed="""\
+import torch
+torch.manual_seed(0)
+
+class Memory(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(4, 8)
+        self.register_buffer("bank", torch.randn(8, 32))
+        self.ptr = 0
+
+    @torch.no_grad()
+    def push(self, keys):
+        self.bank = self.bank.clone()
+        self.bank[:, self.ptr:self.ptr + 4] = keys.T
+        self.ptr = (self.ptr + 4) % 32
+
+    def forward(self, x):
+        q = self.proj(x)
+        scores = torch.einsum("nc,ck->nk", [q, self.bank])
+        self.push(q.detach())
+        return scores
+
+def train(model, opt, steps):
+    for step in range(steps):
+        scores = model(torch.randn(4, 4))
+        loss = scores.logsumexp(1).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+model = Memory()
+train(model, torch.optim.SGD(model.parameters(), lr=0.1), 3)
+"""),
 )

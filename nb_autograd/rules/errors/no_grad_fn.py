@@ -214,6 +214,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
         plans.append(plan("clear_cache_on_train", line=line, attr=hit.fact("attr")))
     elif hit.variant == "frozen":
         plans.append(plan("unfreeze", line=line))
+    elif hit.variant == "gradients":  # a penalty on gradients: they must be differentiable themselves
+        plans.append(plan("add_create_graph", lines=tuple(int(x) for x in hit.fact("edits").split(",") if x)))
     elif hit.variant in ("requires_grad_missing", "constant"):  # a constant loss for an empty batch: still a leaf of the graph
         plans.append(plan("add_requires_grad", line=line))
     elif hit.variant == "no_grad_function":

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..base import Example
 from .no_grad_fn_runtime_examples import RUNTIME_BAD
+from .no_grad_fn_value_examples import VALUE_BAD
 
 BAD = (
     Example(code="""\
@@ -244,117 +245,7 @@ for step in range(2):
     loss = loss_of(model, (torch.randn(4, 3), torch.randn(4, 1)))
     loss.backward()
 """),
-    Example(code="""\
-import torch
-
-
-def dice_loss(logits, target):
-    probs = torch.sigmoid(logits)
-    dice = 2 * (probs * target).sum() / (probs.sum() + target.sum())
-    return torch.tensor(1.0 - dice.item())
-
-
-net = torch.nn.Linear(4, 1)
-for step in range(2):
-    loss = dice_loss(net(torch.randn(6, 4)), torch.ones(6, 1))
-    loss.backward()
-""", line=7, note="the helper's return turns the graph-attached dice into a Python number", fixed="""\
-import torch
-
-
-def dice_loss(logits, target):
-    probs = torch.sigmoid(logits)
-    dice = 2 * (probs * target).sum() / (probs.sum() + target.sum())
-    return 1.0 - dice
-
-
-net = torch.nn.Linear(4, 1)
-for step in range(2):
-    loss = dice_loss(net(torch.randn(6, 4)), torch.ones(6, 1))
-    loss.backward()
-"""),
-    Example(code="""\
-import torch
-model = torch.nn.Linear(4, 3)
-criterion = torch.nn.MSELoss()
-x, y = torch.randn(8, 4), torch.randint(0, 3, (8,)).float()
-for epoch in range(2):
-    logits = model(x)
-    preds = logits.softmax(dim=1).argmax(dim=1).float()
-    loss = criterion(preds, y)
-    accuracy = (preds == y).float().mean()
-    loss.backward()
-""", line=7, note="argmax returns class indices: no gradient reaches the model", fixed="""\
-import torch
-model = torch.nn.Linear(4, 3)
-criterion = torch.nn.MSELoss()
-x, y = torch.randn(8, 4), torch.randint(0, 3, (8,)).float()
-for epoch in range(2):
-    logits = model(x)
-    preds = logits.softmax(dim=1).argmax(dim=1).float()
-    loss = torch.nn.functional.cross_entropy(logits, y.long())
-    accuracy = (preds == y).float().mean()
-    loss.backward()
-"""),
-    Example(code="""\
-import torch
-net = torch.nn.Linear(3, 1)
-opt = torch.optim.SGD(net.parameters(), lr=0.1)
-
-def detection_loss(pred, targets):
-    if len(targets) == 0:
-        loss = torch.tensor(0.0)
-    else:
-        loss = ((pred[: len(targets)] - targets) ** 2).mean()
-    return loss
-
-for targets in (torch.randn(2, 1), torch.zeros(0, 1)):
-    loss = detection_loss(net(torch.randn(4, 3)), targets)
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-""", line=7, note="a batch with no target takes the branch that makes the loss a constant", fixed="""\
-import torch
-net = torch.nn.Linear(3, 1)
-opt = torch.optim.SGD(net.parameters(), lr=0.1)
-
-def detection_loss(pred, targets):
-    if len(targets) == 0:
-        loss = torch.tensor(0.0, requires_grad=True)
-    else:
-        loss = ((pred[: len(targets)] - targets) ** 2).mean()
-    return loss
-
-for targets in (torch.randn(2, 1), torch.zeros(0, 1)):
-    loss = detection_loss(net(torch.randn(4, 3)), targets)
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-"""),
-    Example(code="""\
-import torch
-w = torch.randn(3, requires_grad=True)
-x = torch.randn(5, 3)
-loss = (x @ w).pow(2).mean()
-loss.backward()
-with torch.no_grad():
-    w -= 0.1 * w.grad
-    loss = (x @ w).pow(2).mean()
-w.grad.zero_()
-loss.backward()
-""", line=8, note="the next loss computed inside the manual update's no_grad block (fastai course22#58)", fixed="""\
-import torch
-w = torch.randn(3, requires_grad=True)
-x = torch.randn(5, 3)
-loss = (x @ w).pow(2).mean()
-loss.backward()
-with torch.no_grad():
-    w -= 0.1 * w.grad
-loss = (x @ w).pow(2).mean()
-w.grad.zero_()
-loss.backward()
-"""),
-) + RUNTIME_BAD
+) + VALUE_BAD + RUNTIME_BAD
 
 GOOD = (
     Example(code="""\

@@ -195,4 +195,6 @@ def plans(hit: Hit, ev: Evidence) -> list:
                 plan("detach_numpy", line=int(hit.fact("convert_line")), arg=hit.fact("arg") or None)]
     if hit.variant == "made_with_grad":
         return [plan("add_detach", line=hit.line)]
-    return list([plan("detach_numpy", line=hit.line, arg=hit.fact("arg") or None)])
+    arg = hit.fact("arg") or None
+    items = dict(ev.failure.grad_names).get(arg) in ("list", "tuple") if ev.failure and arg else False
+    return list([plan("detach_numpy", line=hit.line, arg=arg, items=items)])  # a list of losses: each detached

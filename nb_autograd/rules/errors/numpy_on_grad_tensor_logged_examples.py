@@ -99,4 +99,30 @@ for step in range(3):
     opt.step()
 mean_activation = np.mean(torch.cat(acts).numpy())
 """),
+    Example(code="""\
+import numpy as np
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+clients = [(torch.randn(8, 3), torch.randn(8, 1)) for _ in range(3)]
+sizes, losses = [], []
+for x, y in clients:
+    losses.append(torch.nn.functional.mse_loss(model(x), y))
+    sizes.append(len(x))
+weighted = np.sum([n * l for (n, l) in zip(sizes, losses)]) / np.sum(sizes)
+print(float(weighted))
+""", line=10, note="per-client losses kept in a list and weighted with NumPy (FedGen's evaluation): each "
+                  "item detached where the comprehension reads it", fixed="""\
+import numpy as np
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+clients = [(torch.randn(8, 3), torch.randn(8, 1)) for _ in range(3)]
+sizes, losses = [], []
+for x, y in clients:
+    losses.append(torch.nn.functional.mse_loss(model(x), y))
+    sizes.append(len(x))
+weighted = np.sum([n * l.detach().cpu() for (n, l) in zip(sizes, losses)]) / np.sum(sizes)
+print(float(weighted))
+"""),
 )

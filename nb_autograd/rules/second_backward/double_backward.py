@@ -33,6 +33,8 @@ def match(ev: Evidence) -> Hit | None:
     if ev.failing_call and ev.failing_call.kind == "grad" and first.kind == "backward" and first.line \
             and not _reads_stored_grads(ev):
         line = first.line  # grad() of what backward() already did, on tensors with no .grad: the backward goes
+    elif ev.failing_call and ev.failing_call.kind == "backward" and first.kind == "grad" and first.line and not inside:
+        line = first.line  # grad() freed what the backward needs (a gradient penalty): the fix goes on the grad() call
     # a running total grown from the backpropagated loss is the accumulated-loss rule's (0.9)
     return Hit(CAUSE, line, 0.85 if inside else 0.97,
                facts=(("name", site.receiver if site else "loss"), ("first_line", str(first.line or "?")),
@@ -119,13 +121,18 @@ _CREATES = frozenset({"tensor", "as_tensor", "from_numpy", "ones", "zeros", "ful
                       "randint", "arange", "linspace", "eye", "ones_like", "zeros_like", "randn_like", "rand_like"})
 
 
-def _made_fresh(a) -> bool:
+def _made_fresh(a, earlier) -> bool:
     """A tensor created from nothing (`torch.randn(..., requires_grad=True)`, inputs) or an
     object built by a constructor (`nn.Linear(...)`, `Adam(...)`): what the loss is computed
     FROM. Copying it would start the parameters or the data again at every run. Nor a name
-    made again from itself (`X, y = X.to(device), y.to(device)`): it does not build the value."""
+    made again from itself (`X, y = X.to(device), y.to(device)`) when the copied piece does
+    not make it first: it moves a value made elsewhere (but `h = h.float()` after
+    `h = model(x)` is part of building h)."""
     last = (a.call or "").split(".")[-1]
-    return last in _CREATES or last[:1].isupper() or set(a.targets) <= a.reads and not a.accumulates
+    if last in _CREATES or last[:1].isupper():
+        return True
+    moved_onto_itself = set(a.targets) <= a.reads and not a.accumulates
+    return moved_onto_itself and not any(set(a.targets) & set(e.targets) for e in earlier)
 
 
 def _built_by(ev: Evidence, line: int) -> tuple[int, ...]:
@@ -136,8 +143,10 @@ def _built_by(ev: Evidence, line: int) -> tuple[int, ...]:
     assigns = sorted((a for a in ev.code.assigns if first <= a.line <= line), key=lambda a: a.line)
     made = next((a for a in assigns if a.line == line), None)
     needed, out = set(made.reads) if made else set(), [line]
-    for a in reversed([a for a in assigns if a.line < line]):
-        if set(a.targets) & needed and ev.code.loops_at(a.line) == ev.code.loops_at(line) and not _made_fresh(a):
+    before = [a for a in assigns if a.line < line]
+    for i in reversed(range(len(before))):
+        a = before[i]
+        if set(a.targets) & needed and ev.code.loops_at(a.line) == ev.code.loops_at(line) and not _made_fresh(a, before[:i]):
             out.append(a.line)
             needed |= set(a.reads or ())
     return tuple(sorted(out))

@@ -28,7 +28,7 @@ w = torch.randn(3, requires_grad=True)
 loss = (w.sin() ** 2).sum()
 (g,) = torch.autograd.grad(loss, w)
 loss.backward()
-""", line=5, fixed="""\
+""", line=4, fixed="""\
 import torch
 w = torch.randn(3, requires_grad=True)
 loss = (w.sin() ** 2).sum()
@@ -45,7 +45,7 @@ score = critic(x)
 penalty = ((grad_x.norm(dim=1) - 1) ** 2).mean()
 loss = -score.mean() + penalty
 loss.backward()
-""", line=9, note="grad() without create_graph freed the critic graph that backward() needs", fixed="""\
+""", line=6, note="grad() without create_graph freed the critic graph that backward() needs", fixed="""\
 import torch
 torch.manual_seed(0)
 critic = torch.nn.Sequential(torch.nn.Linear(2, 8), torch.nn.Softplus(), torch.nn.Linear(8, 1))

@@ -191,6 +191,8 @@ def match(ev: Evidence) -> Hit | None:
         if variant == "statistic":
             lines = sorted({l for other in kept if "." in other.path for l in _module_writes(ev, other.path)})
             facts += (("lines", ",".join(map(str, lines))),)
+        if variant == "stored" and _item_kind(ev, k, line):
+            facts += (("held", _item_kind(ev, k, line)),)
     elif growth:
         g = growth[0]
         name, line, variant = _growth_name(ev, g)
@@ -200,6 +202,15 @@ def match(ev: Evidence) -> Hit | None:
     else:
         return None
     return Hit(CAUSE, line, 0.8, facts=facts + (("line", str(line)),), variant=variant)
+
+
+def _item_kind(ev: Evidence, kept: KeptGraph, line: int) -> str:
+    """How each value stored at `line` holds its tensors, as the runtime saw the holder ("dict"
+    for `outputs.append(output)` with `output = {"loss": ..., "metrics": ...}`); "" for a tensor."""
+    store = next((s for s in ev.code.stores if s.line == line and s.container == kept.path), None)
+    kinds = kept.container.split(">")
+    item = kinds[1:] if store is not None and store.method in ("append", "appendleft", "insert", "setitem") else []
+    return ">".join(item) if item and "tensor" not in item and "" not in item else ""
 
 
 def plans(hit: Hit, ev: Evidence) -> list:
@@ -231,5 +242,5 @@ def plans(hit: Hit, ev: Evidence) -> list:
         made = next((a for a in ev.code.assigns if a.line == hit.line and len(a.targets) == 1), None)
         if made is not None and name not in made.targets and "." in name:  # `value = old * d + new * (1 - d)`,
             name = made.targets[0]  # then stored under a name the code computes (`register_buffer(buffer_name, value)`)
-        return [plan("add_detach", line=hit.line, names=(name,))]
+        return [plan("add_detach", line=hit.line, names=(name,), held=hit.fact("held", ""))]
     return []

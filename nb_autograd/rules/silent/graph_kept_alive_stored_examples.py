@@ -265,4 +265,44 @@ for step in range(20):
     opt.step()
     track(tracker, out)
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(8, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+
+def training_step(x, y):
+    loss = torch.nn.functional.mse_loss(model(x), y)
+    return {"loss": loss, "metrics": {}, "n": len(x)}
+
+outputs = []
+for step in range(12):
+    x, y = torch.randn(16, 8), torch.randn(16, 1)
+    output = training_step(x, y)
+    opt.zero_grad()
+    output["loss"].backward()
+    opt.step()
+    outputs.append(output)
+print(sum(o["loss"].item() for o in outputs) / len(outputs))
+""", line=17, note="each step's results kept for the epoch's end, a dict whose loss is still attached "
+                  "(TRI-ML/packnet-sfm PR 51): its tensors stored detached, the rest as it was", fixed="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(8, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+
+def training_step(x, y):
+    loss = torch.nn.functional.mse_loss(model(x), y)
+    return {"loss": loss, "metrics": {}, "n": len(x)}
+
+outputs = []
+for step in range(12):
+    x, y = torch.randn(16, 8), torch.randn(16, 1)
+    output = training_step(x, y)
+    opt.zero_grad()
+    output["loss"].backward()
+    opt.step()
+    outputs.append({k: v.detach() if torch.is_tensor(v) else v for k, v in output.items()})
+print(sum(o["loss"].item() for o in outputs) / len(outputs))
+"""),
 )
