@@ -48,8 +48,10 @@ def scan_holders(namespace: dict, idents: frozenset[str], origin, ranges, curren
             for path, tensor in tensor_values(name, value, idents):
                 node = touch.node_of(tensor)
                 if node is not None:
-                    groups.setdefault(path.split("[")[0], []).append(node)
-                    kinds.setdefault(path.split("[")[0], container_of(value, path))
+                    base = path.split("[")[0]
+                    if base not in groups:  # how the first tensor is held stands for the name's
+                        groups[base], kinds[base] = [], container_of(value, path)
+                    groups[base].append(node)
     out = []
     for path, roots in groups.items():
         ids = {r._sequence_nr() for r in roots}

@@ -5,7 +5,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ..capture.records import BackwardCall, Capture, Failure, Holder, Place
-from .code import CodeFacts, Loop
+from .code import CodeFacts, Loop, item_kind  # noqa: F401  (item_kind: the rules' import)
 from .code_reader import read_code
 from .program import Program, build_program, program_capture
 from .symptoms import Symptom, classify

@@ -67,6 +67,15 @@ class Store:
     value: str = ""  # source text of what is stored
 
 
+def item_kind(held: set[str], store: Store | None) -> str:
+    """How the value a store puts holds its tensors, from how the runtime saw the container hold
+    them (`held`, e.g. {"list>dict"}: `outputs.append(step)` stores a dict); without a store,
+    how the name itself holds them. "" for a plain tensor, an unknown or a mixed kind."""
+    if store is not None and store.method in ("append", "appendleft", "insert", "setitem"):
+        held = {k.partition(">")[2] for k in held}
+    return next(iter(held)) if len(held) == 1 and not held & {"tensor", ""} else ""
+
+
 @dataclass(frozen=True)
 class CodeFacts:
     lines: tuple[str, ...]

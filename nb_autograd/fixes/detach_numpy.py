@@ -78,9 +78,6 @@ class _DetachItems(cst.CSTTransformer):
         if self.done or self.in_comprehension or self.tree.line(original) != self.line or updated.keyword \
                 or code_of(updated.value) != self.arg:
             return updated
-        if code_of(updated.value).startswith("[t.detach()"):
-            self.applied = True
-            return updated
         self.done = True
         return updated.with_changes(value=expr(f"[t.detach().cpu() for t in {self.arg}]"))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import re
 
-from ...evidence import Evidence
+from ...evidence import Evidence, item_kind
 from ...evidence.errors import FACTORIES, read_errors
 from ..base import Hit
 from ._module_stores import kept_by_module, module_cache, set_in_constructor
@@ -283,14 +283,6 @@ def plans(hit: Hit, ev: Evidence) -> list:
     if hit.fact("stores"):
         stores = tuple((int(l), n) for l, n in (s.split(":") for s in hit.fact("stores").split(";")))
         plans.append(plan("detach_stores", title="add_detach", stores=stores))
-    plans.append(plan("add_detach", line=hit.line, names=(name,), held=_held_item(ev, name, store)))
+    held = item_kind({h.container for h in ev.holders_of(name)}, store)  # as the runtime saw the value stored
+    plans.append(plan("add_detach", line=hit.line, names=(name,), held=held))
     return list(plans)
-
-
-def _held_item(ev: Evidence, name: str, store) -> str:
-    """How the value stored at the hit holds its tensors, as the runtime saw it ("dict" for
-    `outputs.append(step_out)` with `step_out = {"x": ...}`); "" for a plain tensor or unknown."""
-    kinds = {h.container for h in ev.holders_of(name)}
-    if store is not None and store.method in ("append", "appendleft", "insert", "setitem"):
-        kinds = {k.partition(">")[2] for k in kinds}
-    return kinds.pop() if len(kinds) == 1 and "tensor" not in kinds and "" not in kinds else ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...capture.silent import GraphGrowth, KeptGraph
 from ...evidence.errors import FACTORIES, read_errors
-from ...evidence import Evidence
+from ...evidence import Evidence, item_kind
 from ..base import Hit
 from .graph_kept_alive_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
@@ -191,8 +191,10 @@ def match(ev: Evidence) -> Hit | None:
         if variant == "statistic":
             lines = sorted({l for other in kept if "." in other.path for l in _module_writes(ev, other.path)})
             facts += (("lines", ",".join(map(str, lines))),)
-        if variant == "stored" and _item_kind(ev, k, line):
-            facts += (("held", _item_kind(ev, k, line)),)
+        store = next((s for s in ev.code.stores if s.line == line and s.container == k.path), None)
+        held = item_kind({k.container}, store) if variant == "stored" and store is not None else ""
+        if held:  # each stored value a container (a dict of a step's results): its tensors detached
+            facts += (("held", held),)
     elif growth:
         g = growth[0]
         name, line, variant = _growth_name(ev, g)
@@ -202,15 +204,6 @@ def match(ev: Evidence) -> Hit | None:
     else:
         return None
     return Hit(CAUSE, line, 0.8, facts=facts + (("line", str(line)),), variant=variant)
-
-
-def _item_kind(ev: Evidence, kept: KeptGraph, line: int) -> str:
-    """How each value stored at `line` holds its tensors, as the runtime saw the holder ("dict"
-    for `outputs.append(output)` with `output = {"loss": ..., "metrics": ...}`); "" for a tensor."""
-    store = next((s for s in ev.code.stores if s.line == line and s.container == kept.path), None)
-    kinds = kept.container.split(">")
-    item = kinds[1:] if store is not None and store.method in ("append", "appendleft", "insert", "setitem") else []
-    return ">".join(item) if item and "tensor" not in item and "" not in item else ""
 
 
 def plans(hit: Hit, ev: Evidence) -> list:
