@@ -56,6 +56,13 @@ SCENARIOS = {
         files={"trainlib.py": "import torch.nn.functional as F\n\n\ndef train(model, opt, x, y):\n    total = 0\n"
                               "    for step in range(3):\n        total = total + F.mse_loss(model(x), y)\n"
                               "        opt.zero_grad()\n        total.backward()\n        opt.step()\n"}),
+    "recurrence_in_imported_module": Scenario(  # the loop's names are not in the failing cell's text
+        (SETUP, "from trainlib import train\ntrain(model, opt, x, y)"), (0, 1),
+        "tensor_reused_across_iterations", ("trainlib.py", 7),
+        files={"trainlib.py": "import torch.nn.functional as F\n\ndef train(model, opt, x, y):\n    h = None\n"
+                              "    for step in range(3):\n        out = model(x) if h is None else model(x) + h\n"
+                              "        h = out\n        loss = F.mse_loss(out, y)\n        opt.zero_grad()\n"
+                              "        loss.backward()\n        opt.step()\n"}),
     "rnn_state_across_cells": Scenario(
         (SETUP + "rnn = torch.nn.RNNCell(4, 4)\nopt = torch.optim.SGD(rnn.parameters(), lr=0.1)",
          "h = torch.zeros(8, 4)",

@@ -10,6 +10,7 @@ import torch
 from . import touch
 from .backwards import BackwardRecorder, root_nodes
 from .frames import is_user_file
+from .freed_trainers import optimizers_training_freed
 from .graph import ids_below, node_id, snapshot, walk
 from .inplace_written import optimizers_writing, tensors_writing
 from .no_graph import gradless_caches, grad_names, hook_code, no_grad_forwards, numpy_builtins
@@ -102,8 +103,18 @@ def _holders(frames, idents: set[str], failing: set[int], stale: set[int]) -> tu
                 is_stale = nid in stale
                 reaches = is_stale or any(node_id(n) in stale for n in walk([node], REACH_LIMIT))
                 if nid in failing or reaches:  # e.g. a memory bank already refreshed this step
-                    found[path] = Holder(path, nid, is_stale, reaches, container_of(value, path))
+                    found[path] = Holder(path, nid, is_stale, reaches, container_of(value, path), tensor._base is not None)
     return tuple(found.values())
+
+
+def _names_in_code(frames) -> set[str]:
+    """The names the user's functions use, wherever they were written (a `train` in
+    `trainlib.py` or in an earlier cell): their text is not the failing cell's."""
+    names: set[str] = set()
+    for frame in frames:
+        code = frame.f_code
+        names.update(code.co_varnames, code.co_cellvars, code.co_freevars, code.co_names)
+    return names
 
 
 def _suspended_generators(frames) -> list:
@@ -164,7 +175,7 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
     failing = ids_below(roots, budget)
     freed_by = _stale_nodes(failing, recorder, recorder.failing_index, budget)
     stale = set(freed_by)
-    idents = set(re.findall(r"[A-Za-z_]\w*", source))
+    idents = set(re.findall(r"[A-Za-z_]\w*", source)) | _names_in_code(f for f, _ in user_frames)
     holders = _holders([f for f, _ in reversed(user_frames)], idents, failing, stale)
     seen = {h.path for h in holders}  # a name on the stack wins over the same name in a paused generator
     holders += tuple(h for h in _holders(_suspended_generators([f for f, _ in user_frames]), idents, failing, stale)
@@ -174,5 +185,6 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
     graph = snapshot(roots, stale=stale, freed_by=freed_by, origin=origin, limit=budget, made_at=made_at,
                      versions="modified by an inplace operation" in base["message"])
     apart = _leaves_apart(recorder, set(freed_by.values()), stale, budget) if stale else ()
+    trains = optimizers_training_freed([f for f, _ in user_frames], roots, stale, budget) if stale else None
     return Failure(**base, root_ids=tuple(node_id(r) for r in roots), graph=graph,
-                   freed_by=tuple(sorted(freed_by.items())), holders=holders, leaves_apart=apart)
+                   freed_by=tuple(sorted(freed_by.items())), holders=holders, leaves_apart=apart, trains_freed=trains)

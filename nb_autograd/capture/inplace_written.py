@@ -23,7 +23,7 @@ def _leaf_ids(roots, limit: int) -> set[int] | None:
     return {id(v) for n in nodes if (v := getattr(n, "variable", None)) is not None}
 
 
-def _optimizer_values(frames):
+def optimizer_values(frames):
     """(path, optimizer) for the optimizers the frames name, or their objects hold (`self.opt_g`)."""
     for frame in frames:
         for name, value in list(frame.f_locals.items()):
@@ -45,7 +45,7 @@ def optimizers_writing(message: str, frames, roots=()) -> tuple[str, ...]:
         return ()
     shape, version = tuple(int(x) for x in m.group(1).split(",") if x.strip()), int(m.group(2))
     found: dict[str, object] = {}
-    for path, opt in _optimizer_values(frames):
+    for path, opt in optimizer_values(frames):
         if path not in found and any(tuple(p.shape) in (shape, shape[::-1]) and p._version == version  # a Linear saves weight.t()
                                      for g in opt.param_groups for p in g["params"]):
             found[path] = opt

@@ -117,6 +117,7 @@ class Holder:
     reaches_stale: bool  # its graph reaches a stale node
     container: str = ""  # how the path holds its tensor, outermost first: "tensor", "namedtuple",
                          # "dict>tuple" (a dict of pairs), ... (how a fix may detach it)
+    view: bool = False   # the tensor is a view of another (it cannot be detached in place)
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,7 @@ class Failure:
     unit: int = 0                  # the run (Source.unit) that raised
     ddp_parameters: tuple[str, ...] = ()  # a DistributedDataParallel module's trainable parameters, in its order
     leaves_apart: tuple[tuple[int, int], ...] = ()  # (freeing call, leaves its graph reaches without the stale part)
+    trains_freed: tuple[str, ...] | None = None  # optimizers holding a parameter behind the freed part (a generator's, under its discriminator's loss)
     written_by: tuple[str, ...] = ()  # optimizers (as the frames name them) holding a parameter like the one an in-place error names
     written_tensors: tuple[str, ...] = ()  # other tensors of the user's frames (`model.queue`) with that shape and version
     grad_names: tuple[tuple[str, str], ...] = ()  # (name, "tensor" | "list" | ...) in the user frames, innermost first, holding a tensor that requires grad (NumPy errors)

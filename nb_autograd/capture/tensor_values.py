@@ -37,7 +37,7 @@ def tensor_values(path: str, value, idents: set[str], depth: int = 0):
                 where = f"{path}.{sub_path}.{name}" if sub_path else f"{path}.{name}"
                 if isinstance(attrs[name], torch.Tensor):
                     yield where, attrs[name]
-                elif isinstance(attrs[name], list):  # outputs kept for the epoch's end (`self.step_outputs.append(log)`)
+                elif _listed(attrs[name]):  # outputs kept for the epoch's end (`self.step_outputs.append(log)`)
                     yield from _logged_values(where, attrs[name])
                 elif isinstance(attrs[name], dict):  # a cache of results by key (`self.cache[word]`)
                     yield from ((f"{where}[{k!r}]", t) for k, t in list(attrs[name].items())[:MAX_ITEMS])
@@ -87,14 +87,19 @@ def _transitions(path: str, value):
 
 
 def _logged(value) -> bool:
-    """A list a module fills with tensors, with dicts holding some (a Lightning module's
-    `training_step_outputs`) or with short tuples (a policy's `(reward, prob)` transitions),
-    read on its first and last items."""
-    if not isinstance(value, list) or not value:
+    """A list (or deque) a module fills with tensors, with dicts holding some (a Lightning
+    module's `training_step_outputs`) or with short tuples (a policy's `(reward, prob)`
+    transitions, a memory bank's named tuples), read on its first and last items."""
+    if not _listed(value) or not value:
         return False
     return all(isinstance(v, torch.Tensor) or isinstance(v, dict) and any(isinstance(t, torch.Tensor) for t in v.values())
                or isinstance(v, tuple) and len(v) <= 8 and any(isinstance(t, torch.Tensor) for t in v)
                for v in (value[0], value[-1]))
+
+
+def _listed(value) -> bool:
+    """A list, or a deque (a memory bank of the last n estimates: `deque(maxlen=n)`)."""
+    return isinstance(value, list) or type(value).__name__ == "deque"
 
 
 def _logged_values(path: str, value: list):

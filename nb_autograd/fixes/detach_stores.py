@@ -5,5 +5,7 @@ from __future__ import annotations
 from .add_detach import add_detach_each
 
 
-def detach_stores(source: str, stores: tuple[tuple[int, str], ...]) -> str | None:
-    return add_detach_each(source, [(line, (name,), False) for line, name in stores])
+def detach_stores(source: str, stores: tuple[tuple[int, str], ...], reads: bool = False) -> str | None:
+    """`reads=True`: each store feeds on its own past (`self.hist = cat([self.hist[1:], x])`),
+    so each is cut where it reads itself, keeping this step's gradient."""
+    return add_detach_each(source, [(line, (name,), reads) for line, name in stores])

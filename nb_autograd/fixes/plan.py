@@ -14,7 +14,7 @@ KINDS = ("add_detach", "detach_state", "wrap_no_grad", "move_backward_after_loop
          "sum_losses", "detach_shared", "remove_repeated_backward", "add_retain_graph", "move_into_loop",
          "add_create_graph", "recompute_cached", "use_item_per_key", "reset_total", "reset_in_function", "clear_after_backward",
          "sum_loop_backward", "collect_loop_losses", "read_stored_grads", "copy_into_loop", "reset_module_state", "reset_before_accumulating",
-         "assign_detach", "recompute_shared", "reinit_state", "parameter_in_forward", "detach_stores", "clear_module_cache",
+         "assign_detach", "recompute_shared", "reinit_state", "parameter_in_forward", "derive_on_read", "detach_stores", "clear_module_cache",
          # family C
          "add_zero_grad", "detach_accumulated", "detach_statistics",
          # family B

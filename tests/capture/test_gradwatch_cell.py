@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.capture.test_watch import _assert_torch_restored
+from tests.capture.restored import assert_torch_restored
 from tests.conftest import run_cell
 
 SETUP = """\
@@ -54,10 +54,10 @@ def test_everything_is_removed_after_an_interrupt_or_error(shell, where):
     result, out, _ = run_cell(shell, INTERRUPTED[where])
     assert not result.success
     assert ("KeyboardInterrupt" in out) or ("second time" in out and "[double_backward]" in out), out
-    _assert_torch_restored()
+    assert_torch_restored()
     result, out, _ = run_cell(shell, "%%gradwatch\nmodel(torch.randn(2, 8)).sum().backward()")
     assert result.success and "no problem seen" in out, out
-    _assert_torch_restored()
+    assert_torch_restored()
 
 
 def test_tensors_of_a_watched_cell_die_once_dropped(shell):

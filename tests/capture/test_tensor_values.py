@@ -37,3 +37,13 @@ def test_how_a_path_holds_its_tensor_is_read_from_the_values_themselves():
     meter = Meter()
     assert container_of(meter, "meter.sums[0]") == "list"
     assert container_of(meter, "meter.missing[0]") == ""
+
+
+def test_a_memory_bank_kept_as_a_deque_of_named_tuples_is_read():
+    import collections
+
+    Entry = collections.namedtuple("Entry", ["estimate", "event"])
+    lin = torch.nn.Linear(2, 2)
+    lin.memory_q = collections.deque([Entry(torch.ones(()), torch.zeros(())) for _ in range(3)], maxlen=4)
+    paths = [p for p, _ in tensor_values("model", lin, {"model", "memory_q"})]
+    assert paths == [f"model.memory_q[{i}][{j}]" for i in range(3) for j in range(2)]

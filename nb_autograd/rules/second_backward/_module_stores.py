@@ -26,7 +26,7 @@ def set_in_constructor(ev: Evidence) -> list[tuple[str, int]]:
         made = [a for a in ev.code.assigns_to(attr) if not a.detached and not a.no_grad and a.reads]
         if made and all(getattr(ev.code.function_at(a.line), "name", "") == "__init__" for a in ev.code.assigns_to(attr)) \
                 and not any(makes_parameter(a) or _given_made_on_the_spot(ev, a.line) or _derived_at_construction(ev, a)
-                            for a in made):
+                            or from_own_parameter(ev, a) for a in made):
             out.append((attr, max(a.line for a in made)))  # (derived from a parameter made there: computed before the loop)
     return out
 
@@ -40,6 +40,14 @@ def _derived_at_construction(ev: Evidence, a) -> bool:
     if f is None or not roots or roots & set(f.params):
         return False
     return bool(roots & (ev.code.locals_of(f, before=a.line) - set(f.params)))
+
+
+def from_own_parameter(ev: Evidence, a) -> bool:
+    """`self.widths = softmax(self.unnormalized_widths)` after the constructor made
+    `self.unnormalized_widths = nn.Parameter(...)`: a value derived once from the module's own
+    parameter (computed before the loop), not a tensor it was handed."""
+    return any(r.startswith("self.") and any((b.call or "").split(".")[-1] == "Parameter" for b in ev.code.assigns_to(r))
+               for r in a.reads)
 
 
 def _given_made_on_the_spot(ev: Evidence, line: int) -> bool:

@@ -232,7 +232,7 @@ def plans(hit: Hit, ev: Evidence) -> list:
     once under no_grad. With no optimizer in the cell, move it in when this tensor is the only
     way its source is used in the loop."""
     from ...fixes.plan import plan
-    from ._module_stores import makes_parameter
+    from ._module_stores import from_own_parameter, makes_parameter
 
     if hit.variant == "cached":  # one step's worth of caching, as the context is meant
         return [plan("with_per_iteration", line=hit.line)]
@@ -250,6 +250,9 @@ def plans(hit: Hit, ev: Evidence) -> list:
     plans = [plan("wrap_no_grad", line=hit.line), plan("move_into_loop", line=hit.line, loop_line=loop_line)]
     if made is not None and makes_parameter(made):  # a derived parameter: keep the parameter, derive it per call
         return [plan("parameter_in_forward", facts={"name": name}, line=hit.line), *plans[1:]]
+    if made is not None and from_own_parameter(ev, made) and \
+            getattr(ev.code.function_at(made.line), "name", "") == "__init__":  # derived on each read; no_grad would freeze the parameter
+        return [plan("derive_on_read", facts={"name": name}, line=hit.line)]  # (refused: no fix beats a wrong one)
     a_loss = "loss" in name.rpartition(".")[2].lower() and ev.code.function_at(hit.line) is ev.code.function_at(loop_line)
     if hit.variant == "loss" or a_loss:  # a loss under no_grad could not be backpropagated at all
         # (MAML's batched inner losses, each differentiated in the task loop just below)

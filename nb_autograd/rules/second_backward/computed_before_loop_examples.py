@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..base import Example
+from .computed_before_loop_derived_examples import DERIVED_BAD
 
 BAD = (
     Example(code="""\
@@ -264,7 +265,7 @@ for step in range(3):
         loss.backward()
         opt.step()
 """),
-)
+) + DERIVED_BAD
 
 GOOD = (
     Example(code="""\

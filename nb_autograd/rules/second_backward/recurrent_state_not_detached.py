@@ -166,7 +166,9 @@ def plans(hit: Hit, ev: Evidence) -> list:
         return [plan("add_detach", title="add_detach_read", line=int(hit.fact("second_line")), names=(name,),
                      reads=True, containers=tuple((name, k) for k in kinds))]
     if hit.variant == "discarded_detach":  # keep the detached tensor; else detach the state itself
-        return [plan("assign_detach", line=hit.line)] + \
+        root = hit.fact("state").split(".")[0].split("[")[0]  # the states as the runtime held them: a view
+        views = any(h.view for h in ev.holders if h.path.split(".")[0].split("[")[0] == root)  # cannot be detached in place
+        return [plan("assign_detach", line=hit.line, in_place=not views)] + \
             _state_plans(ev, int(hit.fact("state_line")), hit.fact("state"), int(hit.fact("loop_line")))
     if hit.variant == "module_state":  # start each batch from the program's own reset, else cut the graph there
         from ...fixes.reset_module_state import reset_call

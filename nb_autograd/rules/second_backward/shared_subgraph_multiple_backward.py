@@ -4,6 +4,7 @@ from __future__ import annotations
 from ...evidence import Evidence
 from ...evidence.errors import FACTORIES, read_errors
 from ..base import Hit
+from ._detach_second import closure, stale_read_by_second
 from ._optimizer_steps import depends_on as _depends_on, step_between, trained_after, trained_between
 from .shared_subgraph_multiple_backward_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
@@ -145,6 +146,11 @@ def match(ev: Evidence) -> Hit | None:
         return None
     shared = shared_tensor(ev, first_line) if first_line else None
     facts = [("line", str(site.line)), ("first_line", str(first_line)), ("name", site.receiver)]
+    second = stale_read_by_second(ev) if shared is None else None
+    if second:  # the losses' functions share no name; the runtime says the failing one needs no gradient through it
+        facts += [("shared", second[0]), ("second_lines", ",".join(map(str, second[1])))]
+        return Hit(CAUSE, max(second[1]), score, facts=tuple(facts), related=(("first_backward", first_line),),
+                   variant="detach_second")
     if shared:
         facts += [("shared", shared[0]), ("shared_line", str(shared[1]))]
     related = (("first_backward", first_line),) + ((("shared", shared[1]),) if shared else ())
@@ -183,7 +189,7 @@ def _stale_inputs(ev: Evidence, shared: tuple[str, int]) -> tuple[str, ...]:
 
 def _second_loss_lines(ev: Evidence, shared: tuple[str, int], line: int) -> set[int]:
     """The second backward's line and the lines after `shared` was made that compute its loss."""
-    return _closure(ev, set(ev.backward_site.names), shared[1], line) | {line}
+    return closure(ev, set(ev.backward_site.names), shared[1], line) | {line}
 
 
 def _detach_where(ev: Evidence, first: int, line: int, shared: tuple[str, int] | None) -> tuple[str, set[int]] | None:
@@ -195,27 +201,9 @@ def _detach_where(ev: Evidence, first: int, line: int, shared: tuple[str, int] |
     first_site = next((b for b in ev.code.backwards if b.line == first), None)
     if shared is None or first_site is None or ev.backward_site is None:
         return None
-    mine = _closure(ev, set(first_site.names), shared[1], first - 1)
-    theirs = _closure(ev, set(ev.backward_site.names), shared[1], line)
+    mine = closure(ev, set(first_site.names), shared[1], first - 1)
+    theirs = closure(ev, set(ev.backward_site.names), shared[1], line)
     return None if mine & theirs else (shared[0], mine | {first})
-
-
-def _closure(ev: Evidence, names: set[str], after: int, upto: int) -> set[int]:
-    """Lines in (after, upto] that compute `names`, followed back through what they read: for
-    each name only its latest assignment before the read (a name reused for the discriminator's
-    and the generator's output is two values)."""
-    lines, todo, seen = set(), [(n, upto) for n in names], set()
-    while todo and len(seen) < 400:
-        name, before = todo.pop()
-        if (name, before) in seen:
-            continue
-        seen.add((name, before))
-        made = [a for a in ev.code.assigns_to(name) if after < a.line <= before]
-        if made:
-            a = max(made, key=lambda a: a.line)
-            lines.add(a.line)
-            todo += [(r, a.line - 1) for r in a.reads]
-    return lines
 
 
 def _bound(ev: Evidence, call, function, name: str) -> str | None:
@@ -245,9 +233,9 @@ def _shared_through_calls(ev: Evidence, first: int, line: int) -> tuple[str, set
                 p1, p2 = _bound(ev, c1, f1, name), _bound(ev, c2, f2, name)
                 if not made or first_site is None:
                     continue
-                mine = _closure(ev, set(first_site.names), f1.line, first - 1) | {first}
+                mine = closure(ev, set(first_site.names), f1.line, first - 1) | {first}
                 uses = first_site.names | {n for a in ev.code.assigns if a.line in mine for n in a.reads}
-                theirs = site.names | {n for a in ev.code.assigns if a.line in _closure(ev, set(site.names), f2.line, line)
+                theirs = site.names | {n for a in ev.code.assigns if a.line in closure(ev, set(site.names), f2.line, line)
                                        for n in a.reads}
                 if p1 in uses and p2 in theirs:
                     return p1, mine
@@ -269,6 +257,10 @@ def plans(hit: Hit, ev: Evidence) -> list:
         return [plan("add_detach", title="add_detach_read", line=line, names=(hit.fact("name"),), reads=True)]
     if hit.variant == "per_loss_grads":  # the gradients are read apart on purpose: keep the graph for the next loss
         return [plan("add_retain_graph", title="retain_for_next_loss", line=line)]
+    if hit.variant == "detach_second":  # a discriminator's loss on the generator's output: it takes it detached
+        name = hit.fact("shared")
+        return [plan("detach_shared", title="detach_shared_second", name=name, facts={"name": name},
+                     lines=tuple(int(l) for l in hit.fact("second_lines").split(","))), plan("add_retain_graph", line=first)]
     plans = [plan("sum_loop_backward", line=line)]
     if hit.variant == "sum_in_loop":  # one update's losses, one per iteration: sum them, one backward
         plans.append(plan("collect_loop_losses", title="sum_loop_backward", line=line, loop_line=int(hit.fact("loop_line"))))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..base import Example
+from .shared_subgraph_multiple_backward_methods_examples import METHODS_BAD
 
 BAD = (
     Example(code="""\
@@ -246,7 +247,7 @@ for step in range(3):
     d_loss.backward()
     opt_d.step()
 """),  # the generator step first, then the discriminator's loss on the same `fake`: detach it there
-)
+) + METHODS_BAD
 GOOD = (
     Example(code="""\
 import torch

@@ -277,11 +277,15 @@ def plans(hit: Hit, ev: Evidence) -> list:
     plans = [plan("clear_after_backward", line=hit.line, backward_line=int(hit.fact("backward_line")), name=name)] \
         if store is not None and store.method == "append" and hit.fact("backward_line") else []
     before_backward = ev.line is not None and hit.line < ev.line  # else the next iteration reads this one's graph
-    if before_backward and not _read_earlier_in_scope(ev, name, hit.line) and \
-            any(name in a.reads and name in a.targets for a in ev.code.assigns if a.line == hit.line):
+    stores = tuple((int(l), n) for l, n in (s.split(":") for s in hit.fact("stores").split(";"))) \
+        if hit.fact("stores") else ()
+    fed = [(l, n) for l, n in stores or ((hit.line, name),) if before_backward and not _read_earlier_in_scope(ev, n, l)
+           and any(n in a.reads and n in a.targets for a in ev.code.assigns if a.line == l)]
+    if len(fed) > 1 and len(fed) == len(stores):  # each cache feeds on its own past: cut each where it reads itself
+        plans.append(plan("detach_stores", title="add_detach_read", stores=stores, reads=True))
+    elif (hit.line, name) in fed:
         plans.append(plan("add_detach", title="add_detach_read", line=hit.line, names=(name,), reads=True))
-    if hit.fact("stores"):
-        stores = tuple((int(l), n) for l, n in (s.split(":") for s in hit.fact("stores").split(";")))
+    if stores:
         plans.append(plan("detach_stores", title="add_detach", stores=stores))
     held = item_kind({h.container for h in ev.holders_of(name)}, store)  # as the runtime saw the value stored
     plans.append(plan("add_detach", line=hit.line, names=(name,), held=held))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..base import Example
 from .tensor_reused_across_iterations_inplace_examples import INPLACE_BAD
+from .tensor_reused_across_iterations_history_examples import HISTORY_BAD
 from .tensor_reused_across_iterations_kept_examples import KEPT_BAD
 
 BAD = (
@@ -204,7 +205,7 @@ for it in range(3):
     pool.append(fake.detach())
 """),
 
-) + KEPT_BAD + INPLACE_BAD
+) + KEPT_BAD + INPLACE_BAD + HISTORY_BAD
 
 GOOD = (
     Example(code="""\

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..base import Example
+from .graph_kept_alive_held_examples import HELD_BAD
 from .graph_kept_alive_stored_examples import STORED_BAD
 from .graph_kept_alive_totals_examples import TOTALS_BAD
 
@@ -163,7 +164,7 @@ for step in range(6):
     loss.backward()
     opt.step()
 """),
-) + TOTALS_BAD + STORED_BAD
+) + TOTALS_BAD + STORED_BAD + HELD_BAD
 
 GOOD = (
     Example(code="""\

@@ -1,0 +1,60 @@
+"""tensor_reused_across_iterations examples of a module keeping rolling histories of its own
+statistics (FP8 amax histories, range trackers): each feeds on its own past, so all are cut
+where they read themselves, in one fix (kept apart: the example modules stay small)."""
+from __future__ import annotations
+
+from ..base import Example
+
+HISTORY_BAD = (
+    Example(code="""\
+import torch
+
+
+class RangeTracker(torch.nn.Module):
+    def __init__(self, dim, keep=3):
+        super().__init__()
+        self.lin = torch.nn.Linear(dim, dim)
+        self.register_buffer("lows", torch.zeros(keep))
+        self.register_buffer("highs", torch.ones(keep))
+
+    def forward(self, x):
+        y = self.lin(x)
+        self.lows = torch.cat([self.lows[1:], y.min().reshape(1)])
+        self.highs = torch.cat([self.highs[1:], y.max().reshape(1)])
+        return (y - self.lows.mean()) / (self.highs.mean() - self.lows.mean() + 1e-3)
+
+
+net = RangeTracker(4)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for step in range(3):
+    loss = net(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=13, note="two rolling histories a module keeps of its own outputs", fixed="""\
+import torch
+
+
+class RangeTracker(torch.nn.Module):
+    def __init__(self, dim, keep=3):
+        super().__init__()
+        self.lin = torch.nn.Linear(dim, dim)
+        self.register_buffer("lows", torch.zeros(keep))
+        self.register_buffer("highs", torch.ones(keep))
+
+    def forward(self, x):
+        y = self.lin(x)
+        self.lows = torch.cat([self.lows.detach()[1:], y.min().reshape(1)])
+        self.highs = torch.cat([self.highs.detach()[1:], y.max().reshape(1)])
+        return (y - self.lows.mean()) / (self.highs.mean() - self.lows.mean() + 1e-3)
+
+
+net = RangeTracker(4)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for step in range(3):
+    loss = net(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),
+)
