@@ -326,7 +326,7 @@ if __name__ == "__main__":
     parser.add_argument("--num-layers", type=int, default=1, help='Number of T.')
     parser.add_argument("--dropout", type=float, default=0.75, help='Dropout applied at all layers.')
 
-    args = parser.parse_args()
+    args = parser.parse_args([])  # run without command-line arguments
     print(args)
 
     acc_lists = []
