@@ -75,7 +75,8 @@ def _quiet_exec(source: str, filename: str) -> tuple[dict, BaseException | None]
 
 def _trained(namespace: dict) -> list[tuple[frozenset[str], torch.Tensor]]:
     """Each trained tensor once, with every name it is reachable by: module parameters,
-    leaf tensors that require grad, and modules held by plain objects (a Trainer)."""
+    leaf tensors that require grad, and modules or such tensors held by plain objects (a
+    Trainer, an attack's patch)."""
     names: dict[int, set[str]] = {}
     values: dict[int, torch.Tensor] = {}
 
@@ -98,6 +99,8 @@ def _trained(namespace: dict) -> list[tuple[frozenset[str], torch.Tensor]]:
                 if isinstance(sub, torch.nn.Module):
                     for p, t in sub.named_parameters():
                         add(f"{name}.{attr}.{p}", t)
+                elif isinstance(sub, torch.Tensor) and sub.is_leaf and sub.requires_grad:  # an attack's patch
+                    add(f"{name}.{attr}", sub)
     return [(frozenset(names[i]), values[i].detach().clone()) for i in names]
 
 

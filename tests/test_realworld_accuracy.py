@@ -21,9 +21,9 @@ if not hasattr(accuracy, "evaluate"):
     spec.loader.exec_module(accuracy)
 
 FLOORS = {  # counts reached on the tuning part; raise them as the rules improve, never lower them
-    "family_a": {"cause": 72, "line": 49, "fix_runs_clean": 66, "fix_matches_expert": 51},
-    "family_b": {"cause": 35, "line": 31, "fix_runs_clean": 32, "fix_matches_expert": 24},
-    "family_c": {"cause": 28, "line": 21, "fix_runs_clean": 27, "fix_matches_expert": 26},
+    "family_a": {"cause": 76, "line": 51, "fix_runs_clean": 70, "fix_matches_expert": 55},
+    "family_b": {"cause": 38, "line": 34, "fix_runs_clean": 35, "fix_matches_expert": 27},
+    "family_c": {"cause": 30, "line": 21, "fix_runs_clean": 28, "fix_matches_expert": 27},
 }  # ("like the expert" one under what was reached: it compares trained floats; family C one under
 #  on all four: after the whole suite, graphs other tests leave alive use up part of the budget of
 #  autograd nodes the capture may touch (capture/touch.py), and one silent case (s21 TorchSim)

@@ -11,7 +11,7 @@ from . import touch
 from .backwards import BackwardRecorder, root_nodes
 from .frames import is_user_file
 from .freed_trainers import optimizers_training_freed
-from .graph import ids_below, node_id, snapshot, walk
+from .graph import ids_below, leaves_below, node_id, snapshot, walk
 from .inplace_written import optimizers_writing, tensors_writing
 from .no_graph import gradless_caches, grad_names, hook_code, no_grad_forwards, numpy_builtins
 from .records import Failure, Holder
@@ -58,22 +58,9 @@ def _leaves_apart(recorder: BackwardRecorder, calls: set[int], stale: set[int], 
     """For each held graph-freeing call in `calls`: how many leaves (parameters, inputs that
     require grad) its graph reaches without going through the stale part. None of them: that
     loss trains nothing but what it shares, so detaching the shared tensor there leaves it
-    nothing to backpropagate."""
-    out = []
-    for index, roots in recorder.held_roots():
-        if index not in calls:
-            continue
-        seen, todo, leaves = set(), list(roots), 0
-        while todo and len(seen) < budget:
-            node = todo.pop()
-            nid = node_id(node)
-            if nid in seen or nid in stale:
-                continue
-            seen.add(nid)
-            leaves += nid < 0 and type(node).__name__ == "AccumulateGrad"
-            todo.extend(touch.children(node))
-        out.append((index, leaves))
-    return tuple(out)
+    nothing to backpropagate. A graph not read whole is left out."""
+    counts = ((index, leaves_below(roots, budget, stop=stale)) for index, roots in recorder.held_roots() if index in calls)
+    return tuple((index, len(leaves)) for index, leaves in counts if leaves is not None)
 
 
 def _ddp_parameters(frames) -> tuple[str, ...]:

@@ -6,32 +6,8 @@ nothing behind the freed part may take that tensor detached. Read at the failure
 graph's leaves and the optimizers the user's frames hold; only their names are kept."""
 from __future__ import annotations
 
-from . import touch
-from .graph import node_id
+from .graph import leaves_below
 from .inplace_written import optimizer_values
-
-
-def _leaves(starts, stop: set[int], budget: int, met: list) -> set[int] | None:
-    """ids of the parameters reached from `starts` without entering `stop` (the `stop` nodes
-    met are added to `met`); None when the walk ran out of room (a part left unread could hold
-    any parameter)."""
-    seen, todo, out = set(), list(starts), set()
-    while todo:
-        if len(seen) >= budget:
-            return None
-        node = todo.pop()
-        nid = node_id(node)
-        if nid in stop and nid not in seen:
-            met.append(node)
-            seen.add(nid)
-        if nid in seen:
-            continue
-        seen.add(nid)
-        variable = getattr(node, "variable", None) if type(node).__name__ == "AccumulateGrad" else None
-        if variable is not None:
-            out.add(id(variable))
-        todo.extend(touch.children(node))
-    return out
 
 
 def optimizers_training_freed(frames, roots, stale: set[int], budget: int) -> tuple[str, ...] | None:
@@ -39,8 +15,8 @@ def optimizers_training_freed(frames, roots, stale: set[int], budget: int) -> tu
     reached only through the freed part (`stale`, node ids); None when the graph could not be
     read whole or nothing but the freed part holds parameters."""
     met: list = []
-    own = _leaves(roots, stale, budget, met)
-    behind = _leaves(met, set(), budget, []) if own is not None else None
+    own = leaves_below(roots, budget, stop=stale, met=met)
+    behind = leaves_below(met, budget) if own is not None else None
     if behind is None or not (behind := behind - own):
         return None
     return tuple(dict.fromkeys(path for path, opt in optimizer_values(frames)

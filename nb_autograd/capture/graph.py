@@ -83,6 +83,31 @@ def ids_below(roots: Iterable, limit: int = MAX_NODES) -> set[int]:
     return {node_id(n) for n in walk(roots, limit)}
 
 
+def leaves_below(roots: Iterable, budget: int, stop: set[int] = frozenset(), met: list | None = None) -> set[int] | None:
+    """ids of the tensors the graph below `roots` accumulates gradients into (parameters, inputs
+    that require grad), not entering the nodes whose ids are in `stop` (those met are appended
+    to `met`); None when the walk ran out of room: a part left unread could hold any of them."""
+    seen, todo, out = set(), [r for r in roots if r is not None], set()
+    for r in todo:
+        touch.mark(r)
+    while todo:
+        if len(seen) >= budget or touch.room() <= 0:
+            return None
+        node = todo.pop()
+        nid = node_id(node)
+        if nid in seen:
+            continue
+        seen.add(nid)
+        if nid in stop:
+            if met is not None:
+                met.append(node)
+            continue
+        if nid < 0 and (variable := getattr(node, "variable", None)) is not None:
+            out.add(id(variable))
+        todo.extend(touch.children(node))
+    return out
+
+
 def _saved_attr_names(node) -> tuple[str, ...]:
     kind = type(node)
     if kind not in _saved_names:

@@ -8,19 +8,10 @@ import re
 import torch
 
 from . import touch
-from .graph import walk
+from .graph import leaves_below
 from .user_code import MAX_ITEMS, NOT_OBJECTS
 
 _MODIFIED = re.compile(r"modified by an inplace operation: \[torch\.\w+ \[([\d, ]*)\]\].*? is at version (\d+);")
-
-
-def _leaf_ids(roots, limit: int) -> set[int] | None:
-    """ids of the tensors the failing graph accumulates gradients into (its parameters), or
-    None when the graph could not be read whole."""
-    nodes = list(walk(roots, limit))
-    if not nodes or len(nodes) >= limit:
-        return None
-    return {id(v) for n in nodes if (v := getattr(n, "variable", None)) is not None}
 
 
 def optimizer_values(frames):
@@ -49,7 +40,7 @@ def optimizers_writing(message: str, frames, roots=()) -> tuple[str, ...]:
         if path not in found and any(tuple(p.shape) in (shape, shape[::-1]) and p._version == version  # a Linear saves weight.t()
                                      for g in opt.param_groups for p in g["params"]):
             found[path] = opt
-    leaves = _leaf_ids(roots, max(1, touch.room() // 8)) if len(found) > 1 and roots else None
+    leaves = leaves_below(roots, max(1, touch.room() // 8)) if len(found) > 1 and roots else None
     reached = [path for path, opt in found.items() if leaves and any(id(p) in leaves for g in opt.param_groups for p in g["params"])]
     return tuple(reached or found)
 

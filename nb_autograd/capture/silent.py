@@ -16,6 +16,7 @@ from typing import NamedTuple
 from .frames import frame_line, release_locals
 from .graph import NO_SEQ, WALK_LIMIT, live_bytes, nodes_below
 from .holders import SPAN, KeptGraph, scan_holders, source_names  # noqa: F401 (KeptGraph: the rules' import)
+from .leaf_grads import LeafGrads
 
 GROWTH_CALLS = 3      # a site's graph must reach further back on this many calls in a row
 RESAMPLE = 16         # a steady site is walked again on calls RESAMPLE * 2^k: a graph that starts
@@ -52,6 +53,8 @@ class GradsAccumulated:
     step_line: int | None
     backward_line: int | None
     steps: int
+    leaf: str = ""                 # no optimizer: the tensor a hand-written update reads .grad of
+    module: bool = False           # ... a parameter of the module named `leaf`
 
 
 def _cell_line(filename: str, frame) -> int | None:
@@ -137,6 +140,7 @@ class Timeline:
         self._last_backward: int | None = None      # the cell line of the latest backward
         self._optimizers: dict[int, tuple] = {}     # id -> (weakref to a grad, zeros, backwards)
         self._accumulated: list[tuple[int | None, int | None]] = []
+        self._leaf_grads = LeafGrads()              # hand-written updates, while no optimizer steps
 
     def before_backward(self, call: tuple, roots) -> None:
         """`call`: the recorder's (index, stack, iteration, kind, retain, root ids, ...)."""
@@ -165,6 +169,8 @@ class Timeline:
             size = events[-1].live_bytes if same else live_bytes(nodes)  # re-read when the size changes
             event = TimelineEvent(kind, site.key[-1] if site.key else None, len(nodes), old, size, truncated)
             site.walk_at = -1
+            if not self._optimizers:
+                self._leaf_grads.pick(nodes)
         nodes = roots = None
         events.append(event)
         if site.walk_at < 0:
@@ -173,6 +179,8 @@ class Timeline:
         if kind == "backward":
             self._backwards += 1
             self._last_backward = event[1]
+        if not self._optimizers and self._leaf_grads.watching:
+            self._leaf_grads.before_backward(sys._getframe(1), self.idents, self.top_code, event[1])
         n = len(events)
         # holders are sampled on calls 2^k and (the cell's own frame) 3 * 2^k: a total emptied
         # every 2^j steps is empty on each call 2^k; a function's frame only on 2^k (mid-call, a
@@ -240,6 +248,7 @@ class Timeline:
     def close(self) -> None:
         """Drop the weak references; keep the ints."""
         self._optimizers.clear()
+        self._leaf_grads.close()
 
     def findings(self, calls=()) -> tuple:
         """GraphGrowth per backward site whose graph reached further back on each of its last
@@ -258,4 +267,7 @@ class Timeline:
         if self._accumulated:
             step, backward = self._accumulated[0]
             out.append(GradsAccumulated(step, backward, len(self._accumulated)))
+        elif self._leaf_grads.found and self._leaf_grads.found[0] and not self._optimizers:
+            leaf, module, backward = self._leaf_grads.found
+            out.append(GradsAccumulated(None, backward, self._backwards, leaf, module))
         return tuple(out)

@@ -33,10 +33,13 @@ def tensor_values(path: str, value, idents: set[str], depth: int = 0):
             else:
                 attrs = {**vars(module), **module._buffers}  # a history kept as a buffer and reassigned
                 names = [a for a in attrs if (a in idents or own) and a not in _MODULE_OWN]
-            for name in [a for a in names if _tensors_only(attrs[a]) or _logged(attrs[a])][:MAX_ITEMS]:
+            for name in [a for a in names if _tensors_only(attrs[a]) or _logged(attrs[a]) or _user_object(attrs[a])][:MAX_ITEMS]:
                 where = f"{path}.{sub_path}.{name}" if sub_path else f"{path}.{name}"
                 if isinstance(attrs[name], torch.Tensor):
                     yield where, attrs[name]
+                elif _user_object(attrs[name]):  # a statistic the module keeps in an object of the user's class
+                    yield from ((f"{where}.{k}", t) for k, t in list(vars(attrs[name]).items())[:MAX_ITEMS]
+                                if isinstance(t, torch.Tensor) and k in idents)
                 elif _listed(attrs[name]):  # outputs kept for the epoch's end (`self.step_outputs.append(log)`)
                     yield from _logged_values(where, attrs[name])
                 elif isinstance(attrs[name], dict):  # a cache of results by key (`self.cache[word]`)
@@ -110,6 +113,12 @@ def _logged_values(path: str, value: list):
             yield from ((f"{path}[{i}][{k!r}]", t) for k, t in list(item.items())[:MAX_ITEMS] if isinstance(t, torch.Tensor))
         elif isinstance(item, tuple):  # a transition (`self.data.append((r, prob[a]))`)
             yield from ((f"{path}[{i}][{j}]", t) for j, t in enumerate(item) if isinstance(t, torch.Tensor))
+
+
+def _user_object(value) -> bool:
+    """An instance of a class the user wrote, not a module (`self.tensor_s = TensorStatistic(...)`)."""
+    return not isinstance(value, (torch.nn.Module, torch.Tensor, *NOT_OBJECTS)) and hasattr(value, "__dict__") \
+        and user_class(type(value))
 
 
 def _tensors_only(value) -> bool:

@@ -117,6 +117,27 @@ def only_small(stmt: cst.CSTNode | None, kind=cst.BaseSmallStatement):
     return None
 
 
+@dataclass(frozen=True)
+class ConstructorAssign:
+    """`self.<name> = value` alone on its line, in a class's `__init__`."""
+    stmt: cst.SimpleStatementLine
+    assign: cst.Assign
+    init: cst.FunctionDef
+    cls: cst.ClassDef
+    name: str  # "self.<name>"
+
+
+def constructor_assign(tree: Tree | None, line: int) -> ConstructorAssign | None:
+    stmt = tree.statement(line, cst.SimpleStatementLine) if tree else None
+    assign = only_small(stmt, cst.Assign)
+    init = stmt and tree.enclosing(stmt, cst.FunctionDef)
+    cls = init and tree.enclosing(init, cst.ClassDef)
+    if assign is None or cls is None or init.name.value != "__init__" or len(assign.targets) != 1:
+        return None
+    name = dotted(assign.targets[0].target) or ""
+    return ConstructorAssign(stmt, assign, init, cls, name) if name.startswith("self.") else None
+
+
 def detached(node: cst.BaseExpression) -> cst.BaseExpression:
     """`node.detach()`, parenthesised when `node` binds looser than an attribute access."""
     if is_detach(node):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import code_of, dotted, load, only_small
+from .cst import code_of, constructor_assign, dotted, load
 
 
 def _bound_in(function: cst.FunctionDef) -> set[str]:
@@ -42,16 +42,12 @@ def _names_read(node: cst.CSTNode) -> set[str]:
 
 def derive_on_read(source: str, *, line: int) -> str | None:
     tree = load(source)
-    stmt = tree.statement(line, cst.SimpleStatementLine) if tree else None
-    assign = only_small(stmt, cst.Assign)
-    init = stmt and tree.enclosing(stmt, cst.FunctionDef)
-    cls = init and tree.enclosing(init, cst.ClassDef)
-    if assign is None or cls is None or init.name.value != "__init__" or len(assign.targets) != 1 \
-            or tree.parents.get(stmt) is not init.body:
+    found = constructor_assign(tree, line)
+    if found is None or tree.parents.get(found.stmt) is not found.init.body:
         return None
-    name = dotted(assign.targets[0].target) or ""
+    stmt, assign, init, cls, name = found.stmt, found.assign, found.init, found.cls, found.name
     attr = name[len("self."):]
-    if not name.startswith("self.") or "." in attr or _names_read(assign.value) & (_bound_in(init) - {"self"}):
+    if "." in attr or _names_read(assign.value) & (_bound_in(init) - {"self"}):
         return None
     for node in tree.positions:
         if node is not assign and isinstance(node, cst.Assign) and any(dotted(t.target) == name for t in node.targets) \

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import calls_in, dotted, load, only_small, swap
+from .cst import calls_in, constructor_assign, dotted, load, swap
 
 
 def _parameter_call(value: cst.BaseExpression) -> cst.Call | None:
@@ -24,16 +24,11 @@ def _raw_name(attr: str, value: cst.BaseExpression) -> str:
 
 def parameter_in_forward(source: str, *, line: int) -> str | None:
     tree = load(source)
-    stmt = tree.statement(line, cst.SimpleStatementLine) if tree else None
-    assign = only_small(stmt, cst.Assign)
-    init = stmt and tree.enclosing(stmt, cst.FunctionDef)
-    cls = init and tree.enclosing(init, cst.ClassDef)
-    if assign is None or cls is None or init.name.value != "__init__" or len(assign.targets) != 1:
+    found = constructor_assign(tree, line)
+    param = found and _parameter_call(found.assign.value)
+    if param is None:
         return None
-    name = dotted(assign.targets[0].target) or ""
-    param = _parameter_call(assign.value)
-    if not name.startswith("self.") or param is None:
-        return None
+    stmt, assign, init, cls, name = found.stmt, found.assign, found.init, found.cls, found.name
     raw = _raw_name(name[len("self."):], assign.value)
     inside = [n for n in tree.positions if tree.inside(n, cls)]
     if any(isinstance(n, cst.Attribute) and dotted(n) == f"self.{raw}" for n in inside) or any(

@@ -37,19 +37,19 @@ def recompute_after_step(source: str, step_line: int, loss_line: int | None = No
     after = [code_of(s).strip() for s in body[at + 1:at + 1 + len(copies)]]
     if after == copies:
         return source  # already computed again after the step
-    keep = [s for s in body if not any(s is w for w in wanted) or not _dead_after_move(s, body, at)]
+    keep = [s for s in body if not any(s is w for w in wanted) or not _dead_after_move(s, body, at, wanted)]
     wanted = [s.with_changes(leading_lines=()) if s in elsewhere else s for s in wanted]
     j = next(i for i, s in enumerate(keep) if s is step)
     return with_body(tree, block, keep[:j + 1] + list(wanted) + keep[j + 1:])
 
 
-def _dead_after_move(stmt: cst.CSTNode, body: list, step_at: int) -> bool:
-    """Nothing between `stmt` and the step reads what it assigns, and no cell boundary lies
-    between them: the original can go."""
+def _dead_after_move(stmt: cst.CSTNode, body: list, step_at: int, moved: list) -> bool:
+    """Nothing between `stmt` and the step reads what it assigns (but statements moved with it),
+    and no cell boundary lies between them: the original can go."""
     targets = {n for a in facts_of([stmt]).assigns for n in a.targets}
     if not targets:
         return False
-    between = body[body.index(stmt) + 1:step_at]
+    between = [s for s in body[body.index(stmt) + 1:step_at] if not any(s is m for m in moved)]
     if any(code_of(s).strip().startswith(_PIECE) for s in between):
         return False
     return not any(name in targets for name, _ in facts_of(between).reads)  # a detached read counts too

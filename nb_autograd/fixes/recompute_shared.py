@@ -10,12 +10,15 @@ import libcst as cst
 from .cst import calls_in, detached, dotted, load, only_small, reads_of, swap
 
 
-def recompute_shared(source: str, *, name: str, made_line: int, lines, detach=(), detach_copy=()) -> str | None:
+def recompute_shared(source: str, *, name: str, made_line: int, lines, detach=(), detach_copy=(),
+                     rebuild=()) -> str | None:
     """`detach`: inputs of the making expression whose own graph the first backward also freed
     (a GAN's `fake`): the first use gets them detached, so that backward keeps their graph for
     the second loss's fresh copy (`out = D(fake.detach())` ... `criterion(D(fake), y)`).
     `detach_copy`: such inputs that the first loss is meant to train through (the generator
-    step came first): the fresh copy takes them detached instead (`criterion(D(fake.detach()), y)`)."""
+    step came first): the fresh copy takes them detached instead (`criterion(D(fake.detach()), y)`).
+    `rebuild`: (name, line) of such inputs the second loss trains through too, latest first: the
+    fresh copy computes them again as well (`netD(netG.decoder(netG.sampler(netG.encoder(x))))`)."""
     tree = load(source)
     made = only_small(tree and tree.statement(made_line, cst.SimpleStatementLine), cst.Assign)
     if made is None or len(made.targets) != 1 or not calls_in(made.value):
@@ -23,6 +26,12 @@ def recompute_shared(source: str, *, name: str, made_line: int, lines, detach=()
     value = _part(made.targets[0].target, made.value, name)
     if value is None:
         return None
+    for input_name, input_line in rebuild:
+        making = only_small(tree.statement(input_line, cst.SimpleStatementLine), cst.Assign)
+        part = _part(making.targets[0].target, making.value, input_name) if making and len(making.targets) == 1 else None
+        if part is None or input_line >= made_line:
+            return None
+        value = swap(value, {node: part for node in reads_of(value, {input_name})})
     value = swap(value, {node: detached(node) for node in reads_of(value, set(detach_copy))})
     if not isinstance(value, (cst.Call, cst.Name, cst.Attribute, cst.Subscript)):
         value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])

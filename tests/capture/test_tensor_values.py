@@ -47,3 +47,17 @@ def test_a_memory_bank_kept_as_a_deque_of_named_tuples_is_read():
     lin.memory_q = collections.deque([Entry(torch.ones(()), torch.zeros(())) for _ in range(3)], maxlen=4)
     paths = [p for p, _ in tensor_values("model", lin, {"model", "memory_q"})]
     assert paths == [f"model.memory_q[{i}][{j}]" for i in range(3) for j in range(2)]
+
+
+class Statistic:
+    def __init__(self):
+        self._tensor = torch.zeros(2)
+        self.samples = 3
+
+
+def test_a_statistic_a_module_keeps_in_an_object_of_the_users_class_is_read():
+    lin = torch.nn.Linear(2, 2)
+    lin.tensor_s = Statistic()
+    found = [p for p, _ in tensor_values("net", lin, {"net", "tensor_s", "_tensor", "samples"})]
+    assert found == ["net.tensor_s._tensor"]
+    assert [p for p, _ in tensor_values("net", lin, {"net", "tensor_s"})] == []  # `_tensor` named nowhere

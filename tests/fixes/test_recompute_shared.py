@@ -35,3 +35,10 @@ def test_an_attribute_made_in_one_method_is_recomputed_in_another():
 def test_one_name_of_a_tuple_target_is_recomputed_as_its_item():
     src = "logits, loss = model(x, y)\nloss.backward()\nopt.step()\nl2 = ce(logits, s)\nl2.backward()\n"
     assert "l2 = ce(model(x, y)[0], s)" in recompute_shared(src, name="logits", made_line=1, lines=(4,))
+
+
+def test_freed_inputs_the_second_loss_trains_through_are_computed_again_too():
+    src = "code = G.encoder(x)\nrec = G.decoder(code)\nv = mse(rec, x)\nv.backward()\nopt.step()\ng = -D(rec).mean()\n"
+    assert recompute_shared(src, name="rec", made_line=2, lines=(6,), rebuild=(("code", 1),)) == \
+        src.replace("g = -D(rec)", "g = -D(G.decoder(G.encoder(x)))")
+    assert recompute_shared(src, name="rec", made_line=2, lines=(6,), rebuild=(("code", 3),)) is None  # made after it

@@ -27,8 +27,11 @@ NAMES = {  # (cause, BAD index) -> the name the finding must mention
     ("graph_kept_alive", 11): "stats.feat_mean",
     ("graph_kept_alive", 12): "tracker.trail",
     ("graph_kept_alive", 13): "outputs",
+    ("graph_kept_alive", 14): "net.tensor_s._tensor",
     ("grads_not_zeroed", 0): "opt",
     ("grads_not_zeroed", 1): "optimizer",
+    ("grads_not_zeroed", 2): "w",
+    ("grads_not_zeroed", 3): "model",
 }
 
 

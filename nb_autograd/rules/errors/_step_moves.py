@@ -14,14 +14,15 @@ def step_plans(hit: Hit, ev: Evidence, facts: dict) -> list:
     """The fix plans for a step at `hit.line`, the likelier first."""
     line = hit.line
     loss_line = _loss_line(ev)
-    chain = _recompute_chain(ev, line) or _made_before_loop(ev, line)
+    others = _other_steps_written(ev, line)
+    chain = _recompute_chain(ev, (line, *others)) or _made_before_loop(ev, line)
+    after = max((line, *others)) if chain else line  # twin critics: after the last step that wrote it
     # An earlier backward on a separate graph (no retain_graph), as in a GAN step, or a loss
     # that goes through the stepped model (the generator's loss through D): the failing
     # loss should be computed again from the updated parameters.
     earlier = [b for b in ev.code.backwards if b.line < line and b.line != ev.line and not b.retain_graph]
-    move = plan("move_step_after_backward", facts=facts, step_line=line, backward_line=ev.line,
-                others=_other_steps_written(ev, line))
-    recompute = [plan("recompute_after_step", facts=facts, lines=chain, step_line=line)] if chain else \
+    move = plan("move_step_after_backward", facts=facts, step_line=line, backward_line=ev.line, others=others)
+    recompute = [plan("recompute_after_step", facts=facts, lines=chain, step_line=after)] if chain else \
         [plan("recompute_after_step", facts=facts, loss_line=loss_line, step_line=line)] \
         if loss_line and loss_line < line else []
     plans = [*recompute, move] if (earlier or chain) and not _step_cell_apart(ev, line) else [move, *recompute]
@@ -55,29 +56,33 @@ def _stepped_models(ev: Evidence, step_line: int) -> set[str]:
     return {o.removesuffix(".parameters") for o in read if o.endswith(".parameters")}
 
 
-def _models_trained_after(ev: Evidence, step_line: int) -> set[str]:
+def _models_trained_after(ev: Evidence, step_lines: tuple[int, ...]) -> set[str]:
     """What the other optimizers stepped after the failing backward train: that loss's own
     model (a GAN's generator, when the stepped one is the discriminator)."""
-    here = {c.receiver for c in ev.code.calls if c.line == step_line and is_step(c)}
+    here = {c.receiver for c in ev.code.calls if c.line in step_lines and is_step(c)}
     later = {c.line for c in ev.code.calls if c.line > (ev.line or 0) and is_step(c) and c.receiver not in here}
     return set().union(*(_stepped_models(ev, line) for line in later))
 
 
-def _recompute_chain(ev: Evidence, step_line: int) -> tuple[int, ...]:
+def _recompute_chain(ev: Evidence, step_lines: tuple[int, ...]) -> tuple[int, ...]:
     """The statements before the step, from the stepped model's call to the failing loss (a
     GAN's `d_fake = D(fake)`, `g_loss = bce(d_fake, ones)`): computed again after the step,
     they go through the updated model. () unless the loss trains another model whose output
     the stepped one only reads (the generator's loss through D); a loss of a model downstream
-    of the stepped one (a discriminator on a VAE's latent) keeps its forward and the step moves."""
-    site, models, own = ev.backward_site, _stepped_models(ev, step_line), _models_trained_after(ev, step_line)
+    of the stepped one (a discriminator on a VAE's latent) keeps its forward and the step moves.
+    `step_lines`: the step that broke the graph, then the other steps the runtime found writing
+    what it saved (twin critics), all before the backward."""
+    site, own = ev.backward_site, _models_trained_after(ev, step_lines)
+    models = set().union(*(_stepped_models(ev, line) for line in step_lines))
+    step_line = max(step_lines)
     if site is None or not models or not own:
         return ()
     f = ev.code.function_at(step_line)
     start = f.line if f else 0
     needed = depends_on(ev, set(site.names), ev.line, start)
     # `main.q` stepped, `main.policy` trained after: one call `main(obs)` computes both (DDPG)
-    roots = {m.split(".")[0] for m in models}
-    models, own = models | roots, own | ({o.split(".")[0] for o in own} - roots)
+    root = lambda names: {n.split(".")[0] for n in names} - {"self"}  # noqa: E731  (a trainer's `self.qf1` is no call of `self`)
+    models, own = models | root(models), own | (root(own) - root(models))
     chain, made = [], set()
     for a in sorted(ev.code.assigns, key=lambda a: a.line):
         if not start <= a.line < step_line or not set(a.targets) & needed or ev.code.function_at(a.line) != f:

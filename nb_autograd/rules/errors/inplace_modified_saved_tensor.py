@@ -25,6 +25,21 @@ def _producer_lines(ev: Evidence) -> frozenset[int]:
     return frozenset(n.line for n in graph.nodes if n.op.startswith(producer) and n.line and (not changed or n.id in changed))
 
 
+def _saved_at(ev: Evidence) -> frozenset[int]:
+    """Lines that made the nodes whose saved tensors the runtime found written (watcher)."""
+    graph = ev.failure.graph if ev.failure else None
+    changed = set(graph.modified) if graph else set()
+    return frozenset(n.line for n in graph.nodes if n.id in changed and n.line) if changed else frozenset()
+
+
+def _writes_what_was_saved(ev: Evidence, op: InplaceOp, saved_at: frozenset[int]) -> bool:
+    """`op` writes, later in the same function, a name a line in `saved_at` read or made
+    (`x_conv = self.pos_conv(x.transpose(1, 2))`, then `x += x_conv`)."""
+    f = ev.code.function_at(op.line)
+    return bool(op.target) and any(a.line in saved_at and a.line < op.line and ev.code.function_at(a.line) is f
+                                   and op.target in (*a.reads, *a.targets) for a in ev.code.assigns)
+
+
 # The message's "output 0 of Div" names the op that produced the saved tensor. When that op
 # was itself in place (`x /= 2`, `ReLU(inplace=True)`), the saved version counts its write
 # ("expected version 1"): the op written with that operator made the tensor, and the write
@@ -37,9 +52,10 @@ _WRITES = {"Div": ("/=", "div_"), "Mul": ("*=", "mul_"), "Add": ("+=", "add_"), 
            "Tanh": ("tanh_",), "Clamp": ("clamp_",), "Pow": ("**=", "pow_"), "Exp": ("exp_",)}
 
 
-def _score(ev: Evidence, op: InplaceOp, made_at: frozenset[int], producer_wrote: bool, in_group: bool) -> float:
+def _score(ev: Evidence, op: InplaceOp, made_at: frozenset[int], producer_wrote: bool, in_group: bool,
+           saved_at: frozenset[int] = frozenset()) -> float:
     producer = ev.symptom.get("producer")
-    score = 0.7
+    score = 0.7 + (0.25 if _writes_what_was_saved(ev, op, saved_at) else 0)
     if producer and any(w in op.text for w in _WRITES.get(producer.removesuffix("Backward0"), ())):
         score += -0.15 if producer_wrote and not _writes_callers_tensor(ev, op) else 0.15
     if in_group:
@@ -136,7 +152,9 @@ def match(ev: Evidence) -> Hit | None:
     jump = versions[0] - versions[1] if versions else 0  # writes the saved tensor took after it was saved
     producer_wrote = versions is not None and versions[1] >= 1  # its own write is counted in what was saved
     group = Counter((o.target, o.function) for o in ops if o.target)
-    op = max(ops, key=lambda o: _score(ev, o, made_at, producer_wrote, jump > 1 and group[o.target, o.function] == jump))
+    saved_at = _saved_at(ev) if not made_at else frozenset()
+    op = max(ops, key=lambda o: _score(ev, o, made_at, producer_wrote, jump > 1 and group[o.target, o.function] == jump,
+                                       saved_at))
     return Hit(CAUSE, op.line, 0.9, facts=_facts(ev, op), related=(("backward", ev.line),),
                variant=op.kind)
 

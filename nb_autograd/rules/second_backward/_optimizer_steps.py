@@ -33,7 +33,11 @@ def owners(ev: Evidence, step) -> set[str]:
 
 
 def _trains(owners: set[str], makers: set[str]) -> bool:
-    return any(o == m or o.startswith(m + ".") for m in makers for o in owners)
+    """An optimizer built from `owners` trains a maker, or the module holding it (`netG.parameters()`
+    trains `netG.sampler`)."""
+    modules = {o.removesuffix(".parameters") for o in owners if o.endswith(".parameters")}
+    return any(o == m or o.startswith(m + ".") for m in makers for o in owners) or \
+        any(m.startswith(t + ".") for m in makers for t in modules)
 
 
 def steps_between(ev: Evidence, first: int, line: int) -> list:

@@ -5,11 +5,12 @@ import re
 
 from ...evidence import Evidence
 from ..base import Hit
+from ._sibling_loop import made_in_sibling_loop, ran_before, sibling_plans
+from ._trained import global_reads, optimized, trained_by_optimizer
 from .computed_before_loop_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "computed_before_loop"
 SYMPTOM = "second_backward"
-OPTIMIZER = re.compile(r"(^|\.)optim\.\w+$")
 
 
 def before_loop_names(ev: Evidence) -> list[tuple[str, int]]:
@@ -26,9 +27,11 @@ def before_loop_names(ev: Evidence) -> list[tuple[str, int]]:
         earlier = a.line < loop.line or called_later and a.line < outer and ev.code.function_at(a.line) is None
         if not earlier or a.detached or a.no_grad or (a.call is None and not a.reads):
             continue
-        if any(l.contains(a.line) and not l.contains(loop.line) for l in ev.code.loops):
-            continue  # inside a sibling loop
+        sibling = [l for l in ev.code.loops if l.contains(a.line) and not l.contains(loop.line)]
         for name in a.targets:
+            if sibling and not (ev.stale_holder(name) and ran_before(ev, sibling[0], loop)):
+                continue  # inside a sibling loop, unless the runtime found its last value freed (a GAN's
+                # fake made in the discriminator's loop, reused by each generator step)
             later = [b.line for b in ev.code.assigns_to(name) if a.line < b.line < max(loop.line, a.line + 1)]
             assigned_in_loop = any(loop.contains(b.line) for b in ev.code.assigns_to(name))
             read_in_loop = any(ev.in_loop_scope(r) for r in ev.code.read_lines(name)) or \
@@ -106,6 +109,13 @@ def match(ev: Evidence) -> Hit | None:
         name, line = given
     if one_update_of_several_losses(ev, line):
         return None  # a shared subgraph: the losses of one update each got a backward
+    sibling = made_in_sibling_loop(ev, name, line)
+    if sibling:  # named where that loop's forward starts; built again in the failing loop
+        chain, sibling_line = sibling
+        return Hit(CAUSE, chain[0], score, facts=(("name", name), ("line", str(chain[0])), ("loop_line", str(ev.loop.line)),
+                                                  ("backward_line", str(ev.line)), ("chain", ",".join(map(str, chain))),
+                                                  ("sibling_line", str(sibling_line))),
+                   related=(("loop", ev.loop.line), ("backward", ev.line)), variant="sibling")
     return Hit(CAUSE, line, score, facts=(("name", name), ("line", str(line)), ("loop_line", str(ev.loop.line)),
                                           ("backward_line", str(ev.line))),
                related=(("loop", ev.loop.line), ("backward", ev.line)))
@@ -129,7 +139,7 @@ def forward_chain(ev: Evidence, line: int, loop_line: int) -> tuple[int, ...]:
     """The statements before the loop that build the loss at `line` from what is trained
     (makemore's `logits = xenc @ W; counts = logits.exp(); prob = ...; loss = ...`): each must
     run again in the loop. What does not read a trained tensor (`xenc = one_hot(xs)`) stays."""
-    trained = _optimized(ev, read_grads=True)
+    trained = optimized(ev, read_grads=True)
     function = ev.code.function_at(line)
     before = sorted((a for a in ev.code.assigns if a.line < loop_line and ev.code.function_at(a.line) is function
                      and not ev.code.loops_at(a.line) and not a.detached and not a.no_grad), key=lambda a: a.line)
@@ -190,42 +200,6 @@ def one_update_of_several_losses(ev: Evidence, line: int) -> bool:
     return made is not None and not ev.steps_in_loop and trained_by_optimizer(ev, made.reads) is True
 
 
-def _maximal(names) -> set[str]:
-    """Drop the prefixes the reader adds (`self` for `self.model`): keep the names as written."""
-    return {n for n in names if not any(m.startswith(n + ".") for m in names)}
-
-
-def _optimized(ev: Evidence, read_grads: bool = False) -> set[str] | None:
-    """What the cell's optimizers train (`model` for `model.parameters()`, `w` for `[w]`), and
-    with `read_grads` whose gradients it reads (`a.grad`: trained or inspected by hand); None
-    when there is none."""
-    args = [a.call_args for a in ev.code.assigns if a.call and OPTIMIZER.search(a.call)]
-    graded = {n.partition(".grad")[0] for n, _ in ev.code.reads
-              if read_grads and ".grad" in n and n.partition(".grad")[2][:1] in ("", ".")}
-    if not args and not graded:
-        return None
-    return {n.removesuffix(".parameters") for n in _maximal(frozenset().union(*args))} | graded
-
-
-def trained_by_optimizer(ev: Evidence, reads, read_grads: bool = False) -> bool | None:
-    """Does a value computed from `reads` use something an optimizer of the cell trains (or,
-    with `read_grads`, whose .grad the cell reads)? None when there is nothing to tell from."""
-    trained = _optimized(ev, read_grads)
-    if trained is None or reads is None:
-        return None
-    return any(r == t or r.startswith(t + ".") for r in _maximal(reads) for t in trained)
-
-
-def _global_reads(ev: Evidence, made) -> frozenset[str]:
-    """What `made` reads, less the locals of its function (`model` made by `clip.load` inside
-    `__init__` is not the notebook's `model` the optimizer trains)."""
-    f = ev.code.function_at(made.line)
-    if f is None:
-        return made.reads
-    local = ev.code.locals_of(f)
-    return frozenset(r for r in made.reads if r.split(".")[0] not in local)
-
-
 def plans(hit: Hit, ev: Evidence) -> list:
     """Does an optimizer train what made the tensor? Then no_grad would freeze that path:
     compute it inside the loop, fresh each step. If not, the tensor is a fixed input: compute it
@@ -240,12 +214,14 @@ def plans(hit: Hit, ev: Evidence) -> list:
         return [plan("add_retain_graph", title="retain_for_products", line=int(hit.fact("backward_line")))]
     name, loop_line = hit.fact("name"), int(hit.fact("loop_line"))
     chain = tuple(int(l) for l in (hit.fact("chain") or "").split(",") if l)
+    if hit.variant == "sibling":  # built again where the failing loop first reads it, if it is trained
+        return sibling_plans(ev, chain, loop_line)
     made = next((a for a in ev.code.assigns if a.line == (chain[-1] if chain else hit.line) and name in a.targets), None)
     root = (made.call or "").split(".")[0] if made else ""
     loop = next((l for l in ev.code.loops if l.line == loop_line), None)
     only_here = bool(root) and root not in {"torch", "F", "nn"} and loop is not None and \
         not any(loop.contains(r) for r in ev.code.read_lines(root))
-    trained = trained_by_optimizer(ev, _global_reads(ev, made) if made else None, read_grads=True)
+    trained = trained_by_optimizer(ev, global_reads(ev, made) if made else None, read_grads=True)
     only_here = only_here if trained is None else trained
     plans = [plan("wrap_no_grad", line=hit.line), plan("move_into_loop", line=hit.line, loop_line=loop_line)]
     if made is not None and makes_parameter(made):  # a derived parameter: keep the parameter, derive it per call
@@ -281,3 +257,4 @@ def _backpropagating_function(ev: Evidence, line: int, loop):
                 and any(loop.contains(c.line) and (c.func == f.name or f.name in c.arg_names) for c in ev.code.calls):
             return f
     return None
+

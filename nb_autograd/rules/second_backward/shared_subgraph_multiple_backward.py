@@ -4,8 +4,11 @@ from __future__ import annotations
 from ...evidence import Evidence
 from ...evidence.errors import FACTORIES, read_errors
 from ..base import Hit
-from ._detach_second import closure, stale_read_by_second
+from ._detach_first_input import input_of_first_only
+from ._detach_second import closure, stale_read_by_first, stale_read_by_second
+from ._library_backward import library_argument
 from ._optimizer_steps import depends_on as _depends_on, step_between, trained_after, trained_between
+from ._through_calls import shared_through_calls
 from .shared_subgraph_multiple_backward_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "shared_subgraph_multiple_backward"
@@ -33,11 +36,15 @@ def shared_tensors(ev: Evidence, first_line: int) -> list[tuple[str, int]]:
     # backward calls) read its inputs there
     used_second = (late | _depends_on(ev, late - again, first_line, start)) - again
     made_without_grad = {line for line, _, given in read_errors(ev.capture.source).leaves if not given}
+    here = ev.code.function_at(first_line)
     found = []
     for a in sorted(ev.code.assigns, key=lambda a: -a.line):
+        elsewhere = (f := ev.code.function_at(a.line)) is not None and f != here
         if start <= a.line < first_line and a.call and not a.detached and not _in_init(ev, a.line) \
                 and not _data(a, made_without_grad):
             for name in a.targets:
+                if elsewhere and "." not in name:
+                    continue  # another function's own local (a caller's `value_loss`), not an attribute
                 if ev.failure and ev.failure.holders and not ev.holders_of(name):
                     continue  # the runtime read the names holding the graph: this is not one
                 # made by the first loss's own statement (`logits, loss = model(x, y)`) counts as used by it
@@ -94,28 +101,13 @@ def _per_loss_grads(ev: Evidence) -> bool:
     return all(c.line == site.line for c in ev.freeing_calls) and bool(set(site.names) & looped) and ev.freed_in_same_pass
 
 
-def _through_library(ev: Evidence) -> Hit | None:
-    """The failing backward ran inside a library the user's line called (Grad-CAM's
-    `cam(input_tensor=x_fake[i:i + 1])` backpropagates a score into its input): an argument of
-    that call reaches the graph an earlier backward freed (the generator's step). Named where
-    that argument was made; fixed by handing the library a detached copy."""
-    if ev.line is None or not ev.freeing_calls or ev.same_root_call:
-        return None
-    args = sorted({n for c in ev.code.calls if c.line == ev.line for n in c.arg_names
-                   if "." not in n and ev.reaches_stale(n)})
-    made = [a.line for name in args[:1] for a in ev.code.assigns_to(name) if a.line < ev.line and not a.detached]
-    if not made:
-        return None
-    first = ev.freeing_calls[-1].line or ev.line
-    return Hit(CAUSE, max(made), 0.8, facts=(("line", str(ev.line)), ("first_line", str(first)), ("name", args[0]),
-                                              ("shared", args[0]), ("shared_line", str(max(made)))),
-               related=(("first_backward", first),), variant="library_backward")
-
-
 def match(ev: Evidence) -> Hit | None:
     site = ev.backward_site
-    if site is None:
-        return _through_library(ev)
+    if site is None:  # a library the line calls ran the backward: it gets a detached copy
+        passed = library_argument(ev)
+        return passed and Hit(CAUSE, passed[1], 0.8, facts=(
+            ("line", str(ev.line)), ("first_line", str(passed[2])), ("name", passed[0]), ("shared", passed[0]),
+            ("shared_line", str(passed[1]))), related=(("first_backward", passed[2]),), variant="library_backward")
     if _per_loss_grads(ev):
         return Hit(CAUSE, site.line, 0.85, facts=(("line", str(site.line)), ("first_line", str(site.line)),
                                                   ("name", site.receiver), ("loop_line", str(ev.loop.line))),
@@ -151,6 +143,16 @@ def match(ev: Evidence) -> Hit | None:
         facts += [("shared", second[0]), ("second_lines", ",".join(map(str, second[1])))]
         return Hit(CAUSE, max(second[1]), score, facts=tuple(facts), related=(("first_backward", first_line),),
                    variant="detach_second")
+    read_first = stale_read_by_first(ev) if shared is None or not _first_reads(ev, first_line, shared[0]) else None
+    if read_first:  # the critic's step first: its loss takes the generator's output detached
+        facts += [("shared", read_first[0]), ("first_lines", ",".join(map(str, read_first[1])))]
+        return Hit(CAUSE, max(read_first[1]), score, facts=tuple(facts), related=(("first_backward", first_line),),
+                   variant="detach_first")
+    baseline = input_of_first_only(ev, first_line) if shared is None and first_line else None
+    if baseline:  # the first loss reads, as an input, a tensor made from what the second needs
+        facts += [("shared", baseline[0]), ("first_lines", ",".join(map(str, baseline[1])))]
+        return Hit(CAUSE, max(baseline[1]), score, facts=tuple(facts), related=(("first_backward", first_line),),
+                   variant="detach_first_input")
     if shared:
         facts += [("shared", shared[0]), ("shared_line", str(shared[1]))]
     related = (("first_backward", first_line),) + ((("shared", shared[1]),) if shared else ())
@@ -187,6 +189,34 @@ def _stale_inputs(ev: Evidence, shared: tuple[str, int]) -> tuple[str, ...]:
     return tuple(sorted(n for n in (made.reads if made else ()) if ev.stale_holder(n)))
 
 
+def _first_reads(ev: Evidence, first: int, name: str) -> bool:
+    """The first loss's own lines read `name` (not only something made from it elsewhere)."""
+    site, f = next((b for b in ev.code.backwards if b.line == first), None), ev.code.function_at(first)
+    lines = closure(ev, set(site.names), f.line if f else 0, first) if site else set()
+    return site is not None and (name in site.names or any(name in a.reads for a in ev.code.assigns if a.line in lines))
+
+
+def _rebuilt_inputs(ev: Evidence, names: set[str], before: int, line: int) -> tuple[tuple[str, int], ...]:
+    """(name, line) of the statements that made `names` and, in turn, the freed inputs they
+    read, latest first, when the optimizer stepped after the second backward (at `line`) trains
+    what made each of `names` (a VAE-GAN's generator step on the VAE's reconstruction); () when
+    it does not, or one was not made by a plain statement before `before`."""
+    made = {n: max((a.line for a in ev.code.assigns_to(n) if a.line < before), default=0) for n in names}
+    if not names or not all(made[n] and trained_after(ev, (n, made[n]), line) for n in names):
+        return ()
+    out, todo = [], sorted(names)
+    while todo and len(out) < 8:
+        name = todo.pop()
+        made = [a for a in ev.code.assigns_to(name) if a.line < before and a.call and not a.detached]
+        if not made:
+            return ()
+        a = max(made, key=lambda a: a.line)
+        if (name, a.line) not in out:
+            out.append((name, a.line))
+            todo += sorted(n for n in a.reads if ev.stale_holder(n) and n not in names)
+    return tuple(sorted(out, key=lambda p: -p[1])) if not todo else ()
+
+
 def _second_loss_lines(ev: Evidence, shared: tuple[str, int], line: int) -> set[int]:
     """The second backward's line and the lines after `shared` was made that compute its loss."""
     return closure(ev, set(ev.backward_site.names), shared[1], line) | {line}
@@ -195,7 +225,7 @@ def _second_loss_lines(ev: Evidence, shared: tuple[str, int], line: int) -> set[
 def _detach_where(ev: Evidence, first: int, line: int, shared: tuple[str, int] | None) -> tuple[str, set[int]] | None:
     """(name to detach, lines of the first loss to detach it in), when detaching in the first
     loss alone separates the two graphs; None otherwise."""
-    through = _shared_through_calls(ev, first, line) if first else None
+    through = shared_through_calls(ev, first, line) if first else None
     if through:
         return through
     first_site = next((b for b in ev.code.backwards if b.line == first), None)
@@ -206,45 +236,10 @@ def _detach_where(ev: Evidence, first: int, line: int, shared: tuple[str, int] |
     return None if mine & theirs else (shared[0], mine | {first})
 
 
-def _bound(ev: Evidence, call, function, name: str) -> str | None:
-    """The parameter of `function` that `call` passes `name` to (`self` skipped for methods)."""
-    if name not in call.args:
-        return None
-    offset = 1 if call.receiver and function.params[:1] == ("self",) else 0
-    index = call.args.index(name) + offset
-    return function.params[index] if index < len(function.params) else None
-
-
-def _shared_through_calls(ev: Evidence, first: int, line: int) -> tuple[str, set[int]] | None:
-    """Each loss in its own function (d_step(real, fake); g_step(fake)), both fed the same
-    tensor by a caller that made it: (the first function's parameter, its loss lines)."""
-    f1, f2 = ev.code.function_at(first), ev.code.function_at(line)
-    site = ev.backward_site
-    if f1 is None or f2 is None or f1 == f2 or site is None:
-        return None
-    first_site = next((b for b in ev.code.backwards if b.line == first), None)
-    calls = lambda f: [c for c in ev.code.calls if c.func == f.name or c.func.endswith("." + f.name)]
-    for c1 in calls(f1):
-        for c2 in calls(f2):
-            if ev.code.function_at(c1.line) != ev.code.function_at(c2.line) or c2.line < c1.line:
-                continue
-            for name in (n for n in c1.args if n and n in c2.args):
-                made = [a for a in ev.code.assigns_to(name) if a.line <= c1.line and a.call and not a.detached]
-                p1, p2 = _bound(ev, c1, f1, name), _bound(ev, c2, f2, name)
-                if not made or first_site is None:
-                    continue
-                mine = closure(ev, set(first_site.names), f1.line, first - 1) | {first}
-                uses = first_site.names | {n for a in ev.code.assigns if a.line in mine for n in a.reads}
-                theirs = site.names | {n for a in ev.code.assigns if a.line in closure(ev, set(site.names), f2.line, line)
-                                       for n in a.reads}
-                if p1 in uses and p2 in theirs:
-                    return p1, mine
-    return None
-
-
 def plans(hit: Hit, ev: Evidence) -> list:
     """GAN: detach the shared tensor only in the first loss (inside the first loss's function
-    when a caller hands the same tensor to both). With an optimizer step in between that the first
+    when a caller hands the same tensor to both; an estimate the first loss reads, made from the
+    second loss's input, as an actor-critic's advantages, likewise). With an optimizer step in between that the first
     loss needs all of (SAM's second pass, a reused discriminator output, a generator step first):
     detach it for the second loss, or compute it again there. Otherwise one backward on the sum
     (same gradients), also for a loop that calls backward on each loss of a collection, or on each
@@ -261,6 +256,12 @@ def plans(hit: Hit, ev: Evidence) -> list:
         name = hit.fact("shared")
         return [plan("detach_shared", title="detach_shared_second", name=name, facts={"name": name},
                      lines=tuple(int(l) for l in hit.fact("second_lines").split(","))), plan("add_retain_graph", line=first)]
+    if hit.variant in ("detach_first", "detach_first_input"):  # the first loss reads it as a constant
+        name, others = hit.fact("shared"), [plan("add_retain_graph", line=first)]
+        if hit.variant == "detach_first_input":  # (an actor-critic's advantages: one update, summing trains too)
+            others.insert(0, plan("sum_losses", first_line=first, line=line))
+        return [plan("detach_shared", name=name, facts={"name": name},
+                     lines=tuple(int(l) for l in hit.fact("first_lines").split(","))), *others]
     plans = [plan("sum_loop_backward", line=line)]
     if hit.variant == "sum_in_loop":  # one update's losses, one per iteration: sum them, one backward
         plans.append(plan("collect_loop_losses", title="sum_loop_backward", line=line, loop_line=int(hit.fact("loop_line"))))
@@ -272,8 +273,10 @@ def plans(hit: Hit, ev: Evidence) -> list:
         if _detach_in_second(ev, shared, first, line):
             plans.append(plan("detach_shared", title="detach_shared_second", name=shared[0], lines=lines,
                               facts={"name": shared[0]}))
+        rebuild = _rebuilt_inputs(ev, trained, shared[1], line)
         plans.append(plan("recompute_shared", name=shared[0], made_line=shared[1], lines=lines,
-                          detach=tuple(n for n in stale if n not in trained), detach_copy=tuple(sorted(trained)),
+                          detach=tuple(n for n in stale if n not in trained),
+                          detach_copy=() if rebuild else tuple(sorted(trained)), rebuild=rebuild,
                           facts={"name": shared[0]}))
     detach = _detach_where(ev, first, line, shared) if hit.variant != "recompute_shared" else None
     if detach:  # with the other shared tensors the same lines read (`cat((fake_img1, fake_img2))`)

@@ -23,10 +23,18 @@ def _container_sources(ev: Evidence) -> list[tuple[str, int]]:
         ev.in_loop_scope(s.line, s.container) or ev.stale_holder(s.container))]  # a hook's list, seen at run time
     out = []
     for store in loop_stores:
-        if ev.has_runtime_staleness and not ev.reaches_stale(store.container) or _made_afresh(ev, store):
+        if ev.has_runtime_staleness and not ev.reaches_stale(store.container) or _made_afresh(ev, store) \
+                or _tensor_by_that_name(ev, store):
             continue
         out.append((store.container, store.line))
     return out
+
+
+def _tensor_by_that_name(ev: Evidence, store) -> bool:
+    """`loss_G.append(...)` in a function whose list shares its name with another's loss tensor:
+    the runtime saw only a tensor under that name, which no append fills."""
+    held = [h.container == "tensor" for h in ev.holders_of(store.container)]
+    return store.method in ("append", "extend", "insert", "appendleft") and bool(held) and all(held)
 
 
 def _made_afresh(ev: Evidence, store) -> bool:
@@ -242,7 +250,7 @@ def plans(hit: Hit, ev: Evidence) -> list:
     after the backward (detaching its entries would leave that loss without a gradient)."""
     from ...fixes.plan import plan
     from ...fixes.recompute_cached import recompute_cached
-    from .computed_before_loop import trained_by_optimizer
+    from ._trained import trained_by_optimizer
 
     name, source = hit.fact("name"), ev.capture.source
     if hit.variant == "table":  # detached in place once each update is done: within a step the rows keep their gradients

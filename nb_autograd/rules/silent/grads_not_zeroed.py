@@ -4,94 +4,12 @@ from __future__ import annotations
 
 from ...capture.silent import GradsAccumulated
 from ...evidence import Evidence
-from ..base import Example, Hit
+from ...evidence.errors import read_errors
+from ..base import Hit
+from .grads_not_zeroed_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "grads_not_zeroed"
 SYMPTOM = "silent"
-
-BAD = (
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-model = torch.nn.Linear(8, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.01)
-for step in range(5):
-    loss = model(torch.randn(16, 8)).pow(2).mean()
-    loss.backward()
-    opt.step()
-""", line=7, fixed="""\
-import torch
-torch.manual_seed(0)
-model = torch.nn.Linear(8, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.01)
-for step in range(5):
-    loss = model(torch.randn(16, 8)).pow(2).mean()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-"""),
-    Example(code="""\
-import torch
-torch.manual_seed(0)
-model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1))
-optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
-optimizer.zero_grad()
-for epoch in range(2):
-    for step in range(3):
-        loss = model(torch.randn(4, 8)).pow(2).mean()
-        loss.backward()
-        optimizer.step()
-""", line=5, note="zero_grad once, before the loop", fixed="""\
-import torch
-torch.manual_seed(0)
-model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1))
-optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
-optimizer.zero_grad()
-for epoch in range(2):
-    for step in range(3):
-        loss = model(torch.randn(4, 8)).pow(2).mean()
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-"""),
-)
-
-GOOD = (
-    Example(code="""\
-import torch
-model = torch.nn.Linear(8, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.01)
-for step in range(5):
-    opt.zero_grad()
-    loss = model(torch.randn(16, 8)).pow(2).mean()
-    loss.backward()
-    opt.step()
-"""),
-    Example(code="""\
-import torch
-model = torch.nn.Linear(8, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.01)
-accumulate = 4
-for step in range(8):
-    loss = model(torch.randn(16, 8)).pow(2).mean() / accumulate
-    loss.backward()
-    if (step + 1) % accumulate == 0:
-        opt.step()
-        opt.zero_grad()
-""", note="deliberate gradient accumulation"),
-    Example(code="""\
-import torch
-model = torch.nn.Linear(8, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.01)
-for step in range(5):
-    loss = model(torch.randn(16, 8)).pow(2).mean()
-    loss.backward()
-    opt.step()
-    for p in model.parameters():
-        p.grad = None
-"""),
-)
-
 
 def _optimizer_name(ev: Evidence, line: int | None) -> str:
     call = next((c for c in ev.code.calls if c.line == line and c.func.endswith(".step") and c.receiver), None)
@@ -103,6 +21,12 @@ def match(ev: Evidence) -> Hit | None:
     if found is None:
         return None
     backward = found.backward_line or found.step_line
+    if found.leaf:  # no optimizer: a hand-written update reads .grad and nothing clears it
+        names, line = _hand_update(ev, found, backward)
+        return Hit(CAUSE, line, 0.8, facts=(("name", names[0]), ("names", ",".join(names)), ("line", str(line)),
+                                            ("steps", str(found.steps)), ("backward_line", str(backward)),
+                                            ("module", "1" if found.module else "")),
+                   related=(("backward", backward),) if backward else (), variant="hand_update")
     name = _optimizer_name(ev, found.step_line)
     outside = _zeroed_outside(ev, name, backward)
     line = outside or backward
@@ -110,6 +34,21 @@ def match(ev: Evidence) -> Hit | None:
                                         ("steps", str(found.steps)), ("backward_line", str(backward))),
                related=(("step", found.step_line),) if found.step_line else (),
                variant="zeroed_outside" if outside else "")
+
+
+def _hand_update(ev: Evidence, found: GradsAccumulated, backward: int | None) -> tuple[tuple[str, ...], int]:
+    """(the names whose .grad the loop around the backward reads, in order, the runtime's leaf
+    among them; the first line after the backward that writes one of them in place: the update)."""
+    loops = ev.code.loops_at(backward) if backward else ()
+    inside = loops[-1].contains if loops else (lambda line: True)
+    names = [found.leaf] if found.module else list(dict.fromkeys(
+        n.removesuffix(".grad") for n, line in sorted(ev.code.reads, key=lambda r: r[1])
+        if n.endswith(".grad") and inside(line) and n.count(".") == found.leaf.count(".") + 1))
+    names = names if found.leaf in names else [found.leaf]
+    after = lambda line: inside(line) and line > (backward or 0)  # noqa: E731
+    writes = [op.line for op in read_errors(ev.capture.source).inplace if op.target in names and op.kind != "step"
+              and after(op.line)] or [line for n, line in ev.code.reads if n.endswith(".grad") and after(line)]
+    return tuple(names), min(writes, default=backward or 0)
 
 
 def _zeroed_outside(ev: Evidence, name: str, backward: int | None) -> int | None:
@@ -127,8 +66,17 @@ def _zeroed_outside(ev: Evidence, name: str, backward: int | None) -> int | None
 
 def plans(hit: Hit, ev: Evidence) -> list:
     """Zero the gradients right before the backward, in the same block: every step then applies
-    only its own gradient (where the step is deliberate accumulation, the rule does not fire)."""
+    only its own gradient (where the step is deliberate accumulation, the rule does not fire).
+    A hand-written update: the tensors it reads .grad of are cleared there (`w.grad = None`)."""
     from ...fixes.plan import plan
+
+    if hit.variant == "hand_update":  # no optimizer to zero: the tensors themselves, or the module
+        if hit.fact("module"):
+            return [plan("add_zero_grad", backward_line=int(hit.fact("backward_line")), optimizer=hit.fact("name"),
+                         facts={"name": hit.fact("name")})]
+        names = tuple(hit.fact("names").split(","))
+        return [plan("add_zero_grad", title="clear_leaf_grads", backward_line=int(hit.fact("backward_line")),
+                     leaves=names, facts={"name": names[0]})]
 
     return [plan("add_zero_grad", backward_line=int(hit.fact("backward_line")), optimizer=hit.fact("name"),
                  facts={"name": hit.fact("name")})]

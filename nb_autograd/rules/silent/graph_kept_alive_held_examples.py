@@ -1,7 +1,7 @@
 """graph_kept_alive examples of values kept under names the code builds: an EMA buffer under
-a computed name, a history grown from itself on an object, a dict of each step's results;
-the fix cuts the stored value loose where it is written (kept apart: the example modules
-stay small)."""
+a computed name, a history grown from itself on an object, a dict of each step's results, a
+statistic a module keeps in an object of the user's class; the fix cuts the stored value loose
+where it is written (kept apart: the example modules stay small)."""
 from __future__ import annotations
 
 from ..base import Example
@@ -149,5 +149,77 @@ for step in range(12):
     opt.step()
     outputs.append({k: v.detach() if torch.is_tensor(v) else v for k, v in output.items()})
 print(sum(o["loss"].item() for o in outputs) / len(outputs))
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+
+
+class TensorStatistic:
+    def __init__(self, size, update_function):
+        self._tensor = torch.zeros(size, size)
+        self.update_function = update_function
+
+    def update(self):
+        update = self.update_function()
+        self._tensor = self._tensor + update
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 4)
+        self.activity = None
+        self.tensor_s = TensorStatistic(4, lambda: self.activity.t() @ self.activity)
+
+    def forward(self, x):
+        self.activity = torch.relu(self.fc(x))
+        return self.activity
+
+
+net = Net()
+opt = torch.optim.SGD(net.parameters(), lr=0.01)
+for step in range(8):
+    loss = net(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    net.tensor_s.update()
+""", line=12, note="a second-moment statistic a module keeps in an object of its own class, fed "
+                     "the stored activity (growingnet/gromo#135)", fixed="""\
+import torch
+torch.manual_seed(0)
+
+
+class TensorStatistic:
+    def __init__(self, size, update_function):
+        self._tensor = torch.zeros(size, size)
+        self.update_function = update_function
+
+    def update(self):
+        update = self.update_function()
+        self._tensor = self._tensor + update.detach()
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 4)
+        self.activity = None
+        self.tensor_s = TensorStatistic(4, lambda: self.activity.t() @ self.activity)
+
+    def forward(self, x):
+        self.activity = torch.relu(self.fc(x))
+        return self.activity
+
+
+net = Net()
+opt = torch.optim.SGD(net.parameters(), lr=0.01)
+for step in range(8):
+    loss = net(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    net.tensor_s.update()
 """),
 )
