@@ -9,32 +9,16 @@ from .cst import backward_call, load, only_small, with_body
 
 def add_zero_grad(source: str, *, backward_line: int, optimizer: str = "", leaves: tuple[str, ...] = ()) -> str | None:
     """`leaves`: no optimizer, tensors a hand-written update reads .grad of (`w.grad = None` each)."""
-    if leaves:
-        return _clear_leaves(source, backward_line, leaves)
-    tree = load(source)
-    bw = tree and tree.statement(backward_line, cst.SimpleStatementLine)
-    small = only_small(bw, cst.Expr)
-    if small is None or backward_call(small.value, tree) is None or tree.block(bw) is None or not optimizer.isidentifier() \
-            and not all(part.isidentifier() for part in optimizer.split(".")):
-        return None
-    block, index = tree.block(bw)
-    body = list(block.body)
-    new = cst.parse_statement(f"{optimizer}.zero_grad()\n")
-    if any(stmt.deep_equals(new) for stmt in body):
-        return None  # already zeroed in this block
-    return with_body(tree, block, [*body[:index], new, *body[index:]])
-
-
-def _clear_leaves(source: str, backward_line: int, leaves: tuple[str, ...]) -> str | None:
+    names = leaves or (optimizer,)
     tree = load(source)
     bw = tree and tree.statement(backward_line, cst.SimpleStatementLine)
     small = only_small(bw, cst.Expr)
     if small is None or backward_call(small.value, tree) is None or tree.block(bw) is None or \
-            not all(part.isidentifier() for name in leaves for part in name.split(".")):
+            not all(part.isidentifier() for name in names for part in name.split(".")):
         return None
     block, index = tree.block(bw)
     body = list(block.body)
-    new = [cst.parse_statement(f"{name}.grad = None\n") for name in leaves]
+    new = [cst.parse_statement(f"{name}.grad = None\n" if leaves else f"{name}.zero_grad()\n") for name in names]
     if any(stmt.deep_equals(n) for stmt in body for n in new):
-        return None  # already cleared in this block
+        return None  # already zeroed in this block
     return with_body(tree, block, [*body[:index], *new, *body[index:]])
