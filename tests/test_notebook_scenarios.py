@@ -219,6 +219,24 @@ def test_a_step_cell_run_too_early_is_moved_by_one_fix_that_changes_both_cells(t
     assert error is not None  # the move needs both cells
 
 
+def test_gradients_of_each_output_of_an_earlier_cells_forward_keep_the_graph(tmp_path):
+    """A Jacobian column by column over a forward run in the cell above: every pass is meant, so
+    here (and only here) the fix keeps the graph, on the call in the loop, and the cell runs."""
+    scenario = Scenario((SETUP + "net = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 2))\n"
+                                 "xs = torch.randn(5, 4, requires_grad=True)",
+                         "out = net(xs)",
+                         "cols = []\nfor k in range(out.shape[1]):\n    (g,) = torch.autograd.grad(out[:, k].sum(), xs)\n"
+                         "    cols.append(g)"), (0, 1, 2), "double_backward", ("c2", 3))
+    report, error = run(tmp_path, scenario)
+    assert error is not None
+    top = report["diagnoses"][0]
+    assert (top["cause"], top["where"]["cell_id"], top["where"]["line"]) == ("double_backward", "c2", 3), top
+    fix = top["fixes"][0]
+    assert fix["where"]["cell_id"] == "c2" and "grad(out[:, k].sum(), xs, retain_graph=True)" in fix["patched_source"]
+    _, error = run(tmp_path, patched(scenario, fix), load=False)
+    assert error is None, f"the fix raised {error}"
+
+
 def test_gradwatch_names_the_line_inside_an_imported_helper(tmp_path):
     """With `--ops` the watcher's provenance goes down to the innermost user line: the helper's
     file and line, not only the watched cell's line that called it."""

@@ -21,9 +21,9 @@ if not hasattr(accuracy, "evaluate"):
     spec.loader.exec_module(accuracy)
 
 FLOORS = {  # counts reached on the tuning part; raise them as the rules improve, never lower them
-    "family_a": {"cause": 76, "line": 51, "fix_runs_clean": 70, "fix_matches_expert": 55},
+    "family_a": {"cause": 77, "line": 52, "fix_runs_clean": 73, "fix_matches_expert": 58},
     "family_b": {"cause": 38, "line": 34, "fix_runs_clean": 35, "fix_matches_expert": 27},
-    "family_c": {"cause": 30, "line": 21, "fix_runs_clean": 28, "fix_matches_expert": 27},
+    "family_c": {"cause": 31, "line": 22, "fix_runs_clean": 29, "fix_matches_expert": 28},
 }  # ("like the expert" one under what was reached: it compares trained floats; family C one under
 #  on all four: after the whole suite, graphs other tests leave alive use up part of the budget of
 #  autograd nodes the capture may touch (capture/touch.py), and one silent case (s21 TorchSim)

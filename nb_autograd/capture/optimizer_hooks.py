@@ -15,6 +15,12 @@ _dynamo_compiling = torch.compiler.is_dynamo_compiling
 _compiler = torch.compiler
 
 
+def _in_place(args, kwargs) -> bool:
+    """`zero_grad(set_to_none=False)` zeroes the gradient tensors in place; the default sets them
+    to None, so the next backward makes new ones (which the step's check sees by identity)."""
+    return not kwargs.get("set_to_none", args[0] if args else True)
+
+
 class OptimizerHooks:
     """Global optimizer step hooks, and zero_grad (Optimizer, Module) and Tensor.zero_ patched
     for the watch only (torch has no global zero_grad hook; `p.grad.zero_()` and
@@ -53,11 +59,11 @@ class OptimizerHooks:
 
             if self.suspend is None:  # statement marks: count the call, nothing else
                 def zero_grad(self, *args, __original=original, **kwargs):
-                    timeline.zeroed()
+                    timeline.zeroed(_in_place(args, kwargs))
                     return __original(self, *args, **kwargs)
             else:
                 def zero_grad(self, *args, __original=original, **kwargs):
-                    timeline.zeroed()
+                    timeline.zeroed(_in_place(args, kwargs))
                     paused = hooks.suspend()
                     try:
                         return __original(self, *args, **kwargs)

@@ -137,6 +137,7 @@ class Timeline:
         self._sites: dict[tuple, _Site] = {}        # cell lines of a backward -> its site
         self._by_stack: dict[tuple, _Site] = {}     # the recorder's stack of a backward -> its site
         self._zeros = self._backwards = 0
+        self._in_place_zeros = 0                    # of them, zeroings that keep the same .grad tensors
         self._last_backward: int | None = None      # the cell line of the latest backward
         self._optimizers: dict[int, tuple] = {}     # id -> (weakref to a grad, zeros, backwards)
         self._accumulated: list[tuple[int | None, int | None]] = []
@@ -231,8 +232,9 @@ class Timeline:
     def zero_grads(self) -> int:
         return self._zeros
 
-    def zeroed(self) -> None:
+    def zeroed(self, in_place: bool = True) -> None:
         self._zeros += 1
+        self._in_place_zeros += in_place
 
     def before_step(self, optimizer, args, kwargs) -> None:
         """An optimizer is about to step: is its first gradient the one it stepped on last time,
@@ -240,10 +242,12 @@ class Timeline:
         grad = _first_grad(optimizer)
         previous = self._optimizers.get(id(optimizer))
         same = previous is not None and grad is not None and previous[0]() is grad
-        if same and previous[1] == self._zeros and self._backwards > previous[2]:
+        # (another optimizer's zero_grad that sets its own gradients to None leaves these as they
+        # are: a GAN that zeroes the discriminator's and never the generator's)
+        if same and previous[1] == self._in_place_zeros and self._backwards > previous[2]:
             self._accumulated.append((_cell_line(self.filename, sys._getframe(1)), self._last_backward))
         ref = previous[0] if same else weakref.ref(grad) if grad is not None else _no_grad
-        self._optimizers[id(optimizer)] = (ref, self._zeros, self._backwards)
+        self._optimizers[id(optimizer)] = (ref, self._in_place_zeros, self._backwards)
 
     def close(self) -> None:
         """Drop the weak references; keep the ints."""

@@ -13,13 +13,18 @@ _LITERAL = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Formatt
 
 
 def detach_value(node: cst.BaseExpression) -> cst.BaseExpression:
-    """Detach a value, element-wise for tuple/list/dict literals; constants stay as they are."""
+    """Detach a value, element-wise for tuple/list/dict literals and comprehensions; constants
+    stay as they are."""
     if isinstance(node, (cst.Tuple, cst.List)):
         return node.with_changes(elements=[e.with_changes(value=detach_value(e.value))
                                            if isinstance(e, cst.Element) else e for e in node.elements])
     if isinstance(node, cst.Dict):
         return node.with_changes(elements=[e.with_changes(value=detach_value(e.value))
                                            if isinstance(e, cst.DictElement) else e for e in node.elements])
+    if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):  # `[0.99 * e + 0.01 * p for ...]`: each element
+        return node.with_changes(elt=detach_value(node.elt))
+    if isinstance(node, cst.DictComp):
+        return node.with_changes(value=detach_value(node.value))
     if isinstance(node, _LITERAL) or isinstance(node, cst.Name) and node.value in {"None", "True", "False"}:
         return node
     return detached(node)
@@ -126,6 +131,8 @@ def add_detach(source: str, *, line: int, names=(), reads: bool = False, dicts=(
             if not all(isinstance(k, cst.Name) for k in mapping):
                 return None
             mapping = {k: detached_dict(k) for k in mapping}
+        elif held in ("list", "tuple") and all(isinstance(k, (cst.ListComp, cst.GeneratorExp)) for k in mapping):
+            pass  # a comprehension of tensors: each element detached already (`detach_value`)
         elif held:  # the runtime saw a container there: each of its tensors detached, the container kept
             kinds = {k: items_detached(code_of(k), held) for k in mapping if isinstance(k, cst.Name)}
             if len(kinds) != len(mapping) or None in kinds.values():

@@ -286,3 +286,30 @@ for epoch in range(2):
 """)
     paths = [getattr(k, "path", None) for k in watcher.silent_findings(calls, ns)]
     assert "net.step_outputs" in paths, paths
+
+
+GAN_STEPS = """\
+import torch
+G, D = torch.nn.Linear(4, 4), torch.nn.Linear(4, 1)
+opt_g = torch.optim.SGD(G.parameters(), lr=0.1)
+opt_d = torch.optim.SGD(D.parameters(), lr=0.1)
+for step in range(3):
+    fake = G(torch.randn(8, 4))
+    opt_d.zero_grad({set_to_none})
+    D(fake.detach()).mean().backward()
+    opt_d.step()
+    D(fake).mean().backward()
+    opt_g.step()
+"""
+
+
+def test_another_optimizers_zero_grad_does_not_hide_gradients_summed_over_steps():
+    """opt_d.zero_grad() sets D's gradients to None; G's are never cleared. Only a zeroing in
+    place (set_to_none=False, which reaches whatever tensors it zeroes) counts for every optimizer."""
+    from nb_autograd.capture.silent import GradsAccumulated
+
+    watcher, _, _ = watched(GAN_STEPS.format(set_to_none=""))
+    found = [o for o in watcher.timeline.findings() if isinstance(o, GradsAccumulated)]
+    assert found and found[0].step_line == 11 and found[0].backward_line == 10, found
+    watcher, _, _ = watched(GAN_STEPS.format(set_to_none="set_to_none=False"))
+    assert not [o for o in watcher.timeline.findings() if isinstance(o, GradsAccumulated)]

@@ -54,3 +54,13 @@ def test_a_hook_written_as_a_lambda_stores_a_detached_copy():
     src = "acts = []\nnet.register_forward_hook(lambda m, i, o: acts.append(o))\nnet.register_forward_hook(lambda m, i, o: seen.append(o))\n"
     assert add_detach(src, line=2, names=("acts",)) == src.replace("acts.append(o)", "acts.append(o.detach())")
     assert add_detach(src, line=3, names=("acts",)) is None
+
+
+def test_a_comprehension_of_tensors_is_detached_element_by_element():
+    stmt = "ema = [0.99 * e + 0.01 * p for e, p in zip(ema, params)]"
+    want = "ema = [(0.99 * e + 0.01 * p).detach() for e, p in zip(ema, params)]"
+    assert patch(stmt, names=("ema",), held="list") == LOOP.format(stmt=want)
+    assert patch(stmt, names=("ema",)) == LOOP.format(stmt=want)
+    assert patch("stats = {k: v * 2 for k, v in d.items()}", names=("stats",)) == \
+        LOOP.format(stmt="stats = {k: (v * 2).detach() for k, v in d.items()}")
+    assert patch(stmt, names=("ema",), held="list>dict") is None  # a list of dicts: not each element's .detach()

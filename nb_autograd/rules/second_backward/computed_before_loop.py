@@ -5,6 +5,7 @@ import re
 
 from ...evidence import Evidence
 from ..base import Hit
+from ._detach_second import stale_read_by_second
 from ._sibling_loop import made_in_sibling_loop, ran_before, sibling_plans
 from ._trained import global_reads, optimized, trained_by_optimizer
 from .computed_before_loop_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
@@ -239,6 +240,10 @@ def plans(hit: Hit, ev: Evidence) -> list:
         return [single]
     if trained:  # no_grad would freeze parameters the optimizer is meant to train
         plans = plans[1:]
+        read = stale_read_by_second(ev)
+        if read:  # the failing loss's update trains nothing behind it (a critic's steps): it reads it detached
+            plans.append(plan("detach_shared", title="detach_where_read", name=read[0], facts={"name": read[0]},
+                              lines=read[1]))
     closure = _backpropagating_function(ev, hit.line, loop)
     if closure is not None and trained is not False:
         return [plan("move_into_loop", title="recompute_in_closure", line=hit.line, loop_line=closure.line), *plans]

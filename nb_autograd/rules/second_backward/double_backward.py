@@ -4,6 +4,7 @@ from __future__ import annotations
 from ...evidence import Evidence
 from ...evidence.program import RERUN
 from ..base import Hit
+from ._per_part import gradient_per_part
 from .double_backward_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "double_backward"
@@ -11,6 +12,11 @@ SYMPTOM = "second_backward"
 
 
 def match(ev: Evidence) -> Hit | None:
+    part_of = gradient_per_part(ev)
+    if part_of is not None:  # a Jacobian row by row: every pass is meant, the graph is kept to the last
+        return Hit(CAUSE, ev.line, 0.97, facts=(("name", part_of), ("line", str(ev.line)),
+                                                ("loop_line", str(ev.loop.line))),
+                   related=(("loop", ev.loop.line),), variant="per_part")
     first = ev.same_root_call
     site = ev.backward_site
     if first is None and ev.freed_by_grad_only and ev.failing_call and ev.failing_call.kind == "backward":
@@ -160,7 +166,9 @@ def plans(hit: Hit, ev: Evidence) -> list:
 
     first = int(hit.fact("first_line", "0")) if hit.fact("first_line", "").isdigit() else None
     plans = []
-    if hit.variant == "in_loop" and ev.loop is not None:
+    if hit.variant == "per_part":
+        plans.append(plan("add_retain_graph", title="retain_for_parts", line=hit.line))
+    elif hit.variant == "in_loop" and ev.loop is not None:
         made = [a.line for a in ev.code.assigns_to(hit.fact("name")) if a.line < ev.loop.line]
         if made and ev.joined:  # the earlier cell ran already: build the loss afresh where it is backpropagated
             rerun = ev.code.line_text(ev.loop.line).strip().startswith(RERUN.partition("{")[0])  # a cell run again

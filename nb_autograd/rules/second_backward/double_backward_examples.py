@@ -162,6 +162,48 @@ outputs["loss"].backward()
 loss = outputs["loss"] / 4
 opt.step()
 """),
+    Example(code="""\
+import torch
+x = torch.randn(4, requires_grad=True)
+y = torch.tanh(x) * 2
+rows = []
+for i in range(4):
+    (g,) = torch.autograd.grad(y[i], x)
+    rows.append(g)
+jacobian = torch.stack(rows)
+""", line=6, note="a Jacobian row by row: every pass through the forward's graph is meant", fixed="""\
+import torch
+x = torch.randn(4, requires_grad=True)
+y = torch.tanh(x) * 2
+rows = []
+for i in range(4):
+    (g,) = torch.autograd.grad(y[i], x, retain_graph=True)
+    rows.append(g)
+jacobian = torch.stack(rows)
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Sequential(torch.nn.Linear(3, 8), torch.nn.Tanh(), torch.nn.Linear(8, 2))
+images = torch.randn(5, 3, requires_grad=True)
+scores = net(images)
+saliency = []
+for c in range(scores.shape[1]):
+    scores[:, c].sum().backward()
+    saliency.append(images.grad.abs().clone())
+    images.grad = None
+""", line=8, note="one class's saliency after another, from one forward", fixed="""\
+import torch
+torch.manual_seed(0)
+net = torch.nn.Sequential(torch.nn.Linear(3, 8), torch.nn.Tanh(), torch.nn.Linear(8, 2))
+images = torch.randn(5, 3, requires_grad=True)
+scores = net(images)
+saliency = []
+for c in range(scores.shape[1]):
+    scores[:, c].sum().backward(retain_graph=True)
+    saliency.append(images.grad.abs().clone())
+    images.grad = None
+"""),
 )
 
 GOOD = (
@@ -178,5 +220,11 @@ w = torch.randn(3, requires_grad=True)
 loss = (w.sin() ** 2).sum()
 loss.backward(retain_graph=True)
 loss.backward()
+"""),
+    Example(code="""\
+import torch
+x = torch.randn(4, requires_grad=True)
+y = torch.tanh(x) * 2
+rows = [torch.autograd.grad(y[i], x, retain_graph=True)[0] for i in range(4)]
 """),
 )

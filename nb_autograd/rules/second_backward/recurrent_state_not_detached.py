@@ -6,6 +6,7 @@ import re
 from ...evidence import Evidence
 from ...evidence.errors import read_errors
 from ..base import Hit
+from ._per_step import per_step_losses
 from .recurrent_state_not_detached_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
 CAUSE = "recurrent_state_not_detached"
@@ -88,8 +89,11 @@ def _in_setup(ev: Evidence, line: int) -> bool:
 
 
 def match(ev: Evidence) -> Hit | None:
+
     if ev.same_root_call or ev.backward_site is None and not ev.loop:
         return None
+    if per_step_losses(ev) is not None:
+        return None  # one update's per-step losses (shared_subgraph): detaching would cut off the encoder
     if ev.freed_in_same_pass and not _freed_before_the_loop(ev):  # two backward calls in one pass: only a
         return fed_back(ev) if ev.loop is None and ev.has_runtime_staleness else None  # state handed from one to the next
     return _hit(ev, recurrent_states(ev))

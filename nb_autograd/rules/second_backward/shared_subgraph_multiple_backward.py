@@ -8,6 +8,7 @@ from ._detach_first_input import input_of_first_only
 from ._detach_second import closure, stale_read_by_first, stale_read_by_second
 from ._library_backward import library_argument
 from ._optimizer_steps import depends_on as _depends_on, step_between, trained_after, trained_between
+from ._per_step import per_step_losses
 from ._through_calls import shared_through_calls
 from .shared_subgraph_multiple_backward_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
@@ -120,6 +121,12 @@ def match(ev: Evidence) -> Hit | None:
                                                   ("name", site.receiver), ("shared", one_update[0]),
                                                   ("shared_line", str(one_update[1])), ("loop_line", str(ev.loop.line))),
                    related=(("shared", one_update[1]),), variant="sum_in_loop")
+    per_step = per_step_losses(ev)
+    if per_step:  # a decoder's loss per time step, one optimizer step after the loop
+        (state, _, _), step_line = per_step
+        return Hit(CAUSE, site.line, 0.87, facts=(("line", str(site.line)), ("first_line", str(site.line)),
+                                                  ("name", site.receiver), ("shared", state), ("loop_line", str(ev.loop.line)),
+                                                  ("step_line", str(step_line))), variant="per_step")
     part = _part_of_before_loop_tensor(ev)
     if part:
         return Hit(CAUSE, site.line, 0.87, facts=(("line", str(site.line)), ("first_line", str(site.line)),
@@ -263,7 +270,7 @@ def plans(hit: Hit, ev: Evidence) -> list:
         return [plan("detach_shared", name=name, facts={"name": name},
                      lines=tuple(int(l) for l in hit.fact("first_lines").split(","))), *others]
     plans = [plan("sum_loop_backward", line=line)]
-    if hit.variant == "sum_in_loop":  # one update's losses, one per iteration: sum them, one backward
+    if hit.variant in ("sum_in_loop", "per_step"):  # one update's losses, one per iteration: sum them, one backward
         plans.append(plan("collect_loop_losses", title="sum_loop_backward", line=line, loop_line=int(hit.fact("loop_line"))))
     shared = (hit.fact("shared"), int(hit.fact("shared_line"))) if hit.variant in ("detach_shared", "recompute_shared") else None
     if hit.variant == "recompute_shared":

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..base import Example
 from .shared_subgraph_multiple_backward_methods_examples import METHODS_BAD
+from .shared_subgraph_multiple_backward_steps_examples import PER_STEP_BAD, PER_STEP_GOOD
 
 BAD = (
     Example(code="""\
@@ -247,7 +248,7 @@ for step in range(3):
     d_loss.backward()
     opt_d.step()
 """),  # the generator step first, then the discriminator's loss on the same `fake`: detach it there
-) + METHODS_BAD
+) + METHODS_BAD + PER_STEP_BAD
 GOOD = (
     Example(code="""\
 import torch
@@ -263,4 +264,4 @@ x = torch.tensor([1.0, 2.0], requires_grad=True)
 y = x ** 2
 (y.sum() + (y * 3).sum()).backward()
 """),
-)
+) + PER_STEP_GOOD

@@ -57,4 +57,33 @@ for step in range(3):
     loss.backward()
     opt.step()
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+student = torch.nn.Linear(4, 4)
+opt = torch.optim.SGD(student.parameters(), lr=0.1)
+ema_weights = [p.clone() for p in student.parameters()]
+for step in range(3):
+    x = torch.randn(8, 4)
+    target = x @ ema_weights[0].t() + ema_weights[1]
+    loss = torch.nn.functional.mse_loss(student(x), target)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    ema_weights = [0.99 * e + 0.01 * p for e, p in zip(ema_weights, student.parameters())]
+""", line=13, note="an average of the weights rebuilt each step by a list comprehension, with the graph", fixed="""\
+import torch
+torch.manual_seed(0)
+student = torch.nn.Linear(4, 4)
+opt = torch.optim.SGD(student.parameters(), lr=0.1)
+ema_weights = [p.clone() for p in student.parameters()]
+for step in range(3):
+    x = torch.randn(8, 4)
+    target = x @ ema_weights[0].t() + ema_weights[1]
+    loss = torch.nn.functional.mse_loss(student(x), target)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    ema_weights = [(0.99 * e + 0.01 * p).detach() for e, p in zip(ema_weights, student.parameters())]
+"""),
 )

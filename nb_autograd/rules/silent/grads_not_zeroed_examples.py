@@ -102,6 +102,44 @@ for step in range(8):
     for p in model.parameters():
         p.data -= 0.05 * p.grad
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+G = torch.nn.Linear(4, 4)
+D = torch.nn.Linear(4, 1)
+opt_g = torch.optim.Adam(G.parameters(), lr=1e-3)
+opt_d = torch.optim.Adam(D.parameters(), lr=1e-3)
+bce = torch.nn.BCEWithLogitsLoss()
+for step in range(4):
+    real, z = torch.randn(8, 4), torch.randn(8, 4)
+    fake = G(z)
+    opt_d.zero_grad()
+    d_loss = bce(D(real), torch.ones(8, 1)) + bce(D(fake.detach()), torch.zeros(8, 1))
+    d_loss.backward()
+    opt_d.step()
+    g_loss = bce(D(fake), torch.ones(8, 1))
+    g_loss.backward()
+    opt_g.step()
+""", line=16, note="the discriminator's gradients are zeroed each step, the generator's never", fixed="""\
+import torch
+torch.manual_seed(0)
+G = torch.nn.Linear(4, 4)
+D = torch.nn.Linear(4, 1)
+opt_g = torch.optim.Adam(G.parameters(), lr=1e-3)
+opt_d = torch.optim.Adam(D.parameters(), lr=1e-3)
+bce = torch.nn.BCEWithLogitsLoss()
+for step in range(4):
+    real, z = torch.randn(8, 4), torch.randn(8, 4)
+    fake = G(z)
+    opt_d.zero_grad()
+    d_loss = bce(D(real), torch.ones(8, 1)) + bce(D(fake.detach()), torch.zeros(8, 1))
+    d_loss.backward()
+    opt_d.step()
+    g_loss = bce(D(fake), torch.ones(8, 1))
+    opt_g.zero_grad()
+    g_loss.backward()
+    opt_g.step()
+"""),
 )
 
 GOOD = (
@@ -179,4 +217,24 @@ for step in range(8):
     w.data -= 0.1 * w.grad.data
     w.grad.data.zero_()
 """, note="the old tutorials' `.data` update, cleared through `.grad.data`"),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+G = torch.nn.Linear(4, 4)
+D = torch.nn.Linear(4, 1)
+opt_g = torch.optim.Adam(G.parameters(), lr=1e-3)
+opt_d = torch.optim.Adam(D.parameters(), lr=1e-3)
+bce = torch.nn.BCEWithLogitsLoss()
+for step in range(4):
+    real, z = torch.randn(8, 4), torch.randn(8, 4)
+    fake = G(z)
+    opt_d.zero_grad()
+    d_loss = bce(D(real), torch.ones(8, 1)) + bce(D(fake.detach()), torch.zeros(8, 1))
+    d_loss.backward()
+    opt_d.step()
+    g_loss = bce(D(fake), torch.ones(8, 1))
+    opt_g.zero_grad()
+    g_loss.backward()
+    opt_g.step()
+"""),
 )

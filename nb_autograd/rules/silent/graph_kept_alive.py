@@ -55,10 +55,11 @@ def _made_for_the_total(ev: Evidence, line: int) -> tuple[str, int] | None:
     return None
 
 
-def _returned_totals(ev: Evidence, name: str) -> list[tuple[int, str]]:
+def _returned_totals(ev: Evidence, name: str, made: tuple[int, ...] = ()) -> list[tuple[int, str]]:
     """`train_loss = self._train_epoch()`: the running totals the called function of the
     program grows in its loop and reads elsewhere (to return them), the totals of values no
-    backward frees first (they keep whole graphs, not only their nodes)."""
+    backward frees first (they keep whole graphs, not only their nodes). Where the runtime saw
+    some of them make the kept nodes (`made`), only those (not a count of samples)."""
     calls = [a.call.rsplit(".", 1)[-1] for a in ev.code.assigns_to(name) if a.call and not a.detached]
     backpropagated = {n for b in ev.code.backwards for n in b.names}
     for f in (f for f in ev.code.functions if f.name in calls):
@@ -68,6 +69,7 @@ def _returned_totals(ev: Evidence, name: str) -> list[tuple[int, str]]:
         grown = {(t, a.line) for a in adds for t in a.targets}
         kept = [a for a in adds if any(f.line < r <= f.end_line and (a.targets[0], r) not in grown
                                        for r in ev.code.read_lines(a.targets[0]))]
+        kept = [a for a in kept if a.line in made] or kept
         kept.sort(key=lambda a: bool((a.reads - set(a.targets)) & backpropagated))
         if kept:
             return [(a.line, a.targets[0]) for a in kept]
@@ -180,7 +182,7 @@ def match(ev: Evidence) -> Hit | None:
             line, variant = grown, "stored"
         facts = (("name", k.path), ("nodes", str(k.nodes)), ("iterations", str(k.iterations)),
                  ("bytes", _size(k.live_bytes)))
-        totals = _returned_totals(ev, k.path) if variant == "variable" else []
+        totals = _returned_totals(ev, k.path, tuple(l for o in kept for l in o.lines)) if variant == "variable" else []
         if totals:  # named by the total that holds the graphs, not the caller's copy
             line, variant = totals[0][0], "returned_total"
             facts = (("name", totals[0][1]),) + facts[1:] + (("lines", ",".join(str(l) for l, _ in sorted(totals))),)

@@ -77,4 +77,57 @@ for x, y in batches:
     val_error += err / len(batches)
 print(val_error.item())
 """),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 3)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+criterion = torch.nn.CrossEntropyLoss()
+
+
+def train(batches):
+    total_loss, correct, total = 0, 0, 0
+    for x, y in batches:
+        outputs = model(x)
+        loss = criterion(outputs, y)
+        _, predicted = torch.max(outputs.data, 1)
+        total += y.size(0)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        correct += (predicted == y).sum()
+        total_loss += loss
+    return total_loss / len(batches), 100 * correct / total
+
+
+for epoch in range(3):
+    avg_loss, acc = train([(torch.randn(8, 4), torch.randint(0, 3, (8,))) for _ in range(4)])
+    print(f"{avg_loss:.3f} {acc:.1f}")
+""", line=19, note="of the totals the function returns, the one the runtime saw keep the graph (not the count of samples; MVTN)", fixed="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 3)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+criterion = torch.nn.CrossEntropyLoss()
+
+
+def train(batches):
+    total_loss, correct, total = 0, 0, 0
+    for x, y in batches:
+        outputs = model(x)
+        loss = criterion(outputs, y)
+        _, predicted = torch.max(outputs.data, 1)
+        total += y.size(0)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        correct += (predicted == y).sum()
+        total_loss += loss.detach()
+    return total_loss / len(batches), 100 * correct / total
+
+
+for epoch in range(3):
+    avg_loss, acc = train([(torch.randn(8, 4), torch.randint(0, 3, (8,))) for _ in range(4)])
+    print(f"{avg_loss:.3f} {acc:.1f}")
+"""),
 )
