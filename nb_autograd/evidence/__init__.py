@@ -191,6 +191,13 @@ class Evidence:
         return any(c.func.endswith(".step") and "sched" not in c.func.lower() and inside(c.line) for c in self.code.calls)
 
     @property
+    def freed_by_this_statement(self) -> bool:
+        """The last call that freed the failing graph is the failing statement itself, run in
+        an earlier iteration of its loop."""
+        call = self.failing_call
+        return bool(call and self.freeing_calls) and self.freeing_calls[-1].stack_lines == call.stack_lines
+
+    @property
     def freed_by_grad_only(self) -> bool:
         """Every call that freed the reused part was autograd.grad (grad() then backward())."""
         return bool(self.freeing_calls) and all(c.kind == "grad" for c in self.freeing_calls)

@@ -127,6 +127,10 @@ class CodeFacts:
     def read_lines(self, name: str) -> tuple[int, ...]:
         return tuple(line for n, line in self.reads if n == name)
 
+    def loop_targets(self, loop: Loop) -> frozenset[str]:
+        """The names the loop's header binds (`i` in `for i in range(n)`)."""
+        return frozenset(t for a in self.assigns if a.line == loop.line for t in a.targets)
+
     def carried_in(self, loop: Loop, name: str) -> bool:
         """Assigned in the loop and read there at or before its first assignment."""
         inside = [a.line for a in self.assigns_to(name) if loop.contains(a.line)]

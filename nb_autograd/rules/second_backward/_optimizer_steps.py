@@ -79,4 +79,3 @@ def trained_after(ev: Evidence, shared: tuple[str, int], line: int) -> bool:
     made = {m for m in depends_on(ev, {shared[0]}, shared[1], 0) - {shared[0]}
             if ev.code.assigns_to(m) or ev.code.assigns_to(m.split(".")[0])}  # the user's (netG, self.netD), not torch
     return _trains(owners(ev, steps[0]), made)
-

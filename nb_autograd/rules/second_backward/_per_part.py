@@ -19,12 +19,10 @@ def gradient_per_part(ev: Evidence) -> str | None:
     Runtime facts: the call that freed the graph is this very statement in an earlier
     iteration. Code shape: the loop's variable picks the part or the input, and the loop
     updates nothing the forward read."""
-    call, site, loop = ev.failing_call, ev.backward_site, ev.loop
-    if not (call and site and loop and ev.freeing_calls) or ev.steps_in_loop:
+    site, loop = ev.backward_site, ev.loop
+    if not (site and loop and ev.freed_by_this_statement) or ev.steps_in_loop:
         return None
-    if ev.freeing_calls[-1].stack_lines != call.stack_lines:
-        return None
-    targets = {t for a in ev.code.assigns if a.line == loop.line for t in a.targets}
+    targets = ev.code.loop_targets(loop)
     if not targets or site.receiver in targets:
         return None  # `for loss in losses: loss.backward()`: several losses, each its own backward
     indexed = any(re.search(rf"\[[^\]]*\b{re.escape(t)}\b", site.receiver) for t in targets)

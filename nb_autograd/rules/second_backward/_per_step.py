@@ -14,9 +14,8 @@ def stepped_after_loop(ev: Evidence) -> int | None:
     """The line of an optimizer step right after the failing loop (in the loop or function
     that holds it) when none runs inside it, and the graph was freed by this same statement in
     an earlier iteration."""
-    loop, call = ev.loop, ev.failing_call
-    if loop is None or call is None or ev.steps_in_loop or not ev.freeing_calls \
-            or ev.freeing_calls[-1].stack_lines != call.stack_lines or not loop.contains(ev.line or 0):
+    loop = ev.loop
+    if loop is None or ev.steps_in_loop or not ev.freed_by_this_statement or not loop.contains(ev.line or 0):
         return None
     function = ev.code.function_at(loop.line)
     steps = [c.line for c in ev.code.calls if is_step(c) and loop.end_line < c.line <= _scope_end(ev, loop)

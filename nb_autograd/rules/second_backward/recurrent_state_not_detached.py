@@ -89,7 +89,6 @@ def _in_setup(ev: Evidence, line: int) -> bool:
 
 
 def match(ev: Evidence) -> Hit | None:
-
     if ev.same_root_call or ev.backward_site is None and not ev.loop:
         return None
     if per_step_losses(ev) is not None:

@@ -98,8 +98,8 @@ def _per_loss_grads(ev: Evidence) -> bool:
     site, loop = ev.backward_site, ev.loop
     if site is None or site.kind != "grad" or loop is None or ev.same_root_call or not ev.freeing_calls:
         return False
-    looped = {n for a in ev.code.assigns if a.line == loop.line for n in a.targets}
-    return all(c.line == site.line for c in ev.freeing_calls) and bool(set(site.names) & looped) and ev.freed_in_same_pass
+    return all(c.line == site.line for c in ev.freeing_calls) and bool(set(site.names) & ev.code.loop_targets(loop)) \
+        and ev.freed_in_same_pass
 
 
 def match(ev: Evidence) -> Hit | None:
