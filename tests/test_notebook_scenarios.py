@@ -135,6 +135,22 @@ SCENARIOS = {
          "for step in range(3):\n    loss = F.mse_loss(model(x), y)\n    opt.zero_grad()\n    loss.backward()\n    opt.step()",
          "stacked = torch.cat(acts)\nprint(np.mean(stacked.numpy()))"),
         (0, 1, 2), "numpy_on_grad_tensor", ("c0", 9)),
+    "replay_buffer_class_in_an_earlier_cell": Scenario(  # the transitions sit in a plain object's list
+        (SETUP + "import random\nencoder, qnet = torch.nn.Linear(4, 3), torch.nn.Linear(3, 2)\n"
+         "opt = torch.optim.Adam([*encoder.parameters(), *qnet.parameters()], lr=1e-3)",
+         "class Buffer:\n    def __init__(self):\n        self.data = []\n\n    def push(self, s, a):\n"
+         "        self.data.append((s, a))\n\n    def sample(self, n):\n        s, a = zip(*random.sample(self.data, n))\n"
+         "        return torch.stack(s), torch.tensor(a)",
+         "buf = Buffer()\nfor t in range(4):\n    s = encoder(x[t])\n    buf.push(s, int(qnet(s).argmax()))\n"
+         "    if len(buf.data) >= 2:\n        bs, ba = buf.sample(2)\n        loss = qnet(bs).gather(1, ba[:, None]).mean()\n"
+         "        opt.zero_grad()\n        loss.backward()\n        opt.step()"),
+        (0, 1, 2), "tensor_reused_across_iterations", ("c2", 4)),
+    "optimizer_of_a_head_frozen_in_another_cell": Scenario(  # the features are meant to be computed under no_grad
+        (SETUP + "encoder, head = torch.nn.Linear(4, 4), torch.nn.Linear(4, 1)\nwith torch.no_grad():\n    feats = encoder(x)",
+         "head.requires_grad_(False)",
+         "opt = torch.optim.SGD(head.parameters(), lr=0.1)\nfor step in range(2):\n    loss = F.mse_loss(head(feats), y)\n"
+         "    opt.zero_grad()\n    loss.backward()\n    opt.step()"),
+        (0, 1, 2), "no_grad_fn", ("c1", 1)),
     "correct_rerun_recomputes_loss": Scenario(
         (SETUP, "opt.zero_grad()\nloss = F.mse_loss(model(x), y)\nloss.backward()\nopt.step()"),
         (0, 1, 1, 1), None),

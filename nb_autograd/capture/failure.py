@@ -13,7 +13,7 @@ from .frames import is_user_file
 from .freed_trainers import optimizers_training_freed
 from .graph import ids_below, leaves_below, node_id, snapshot, walk
 from .inplace_written import optimizers_writing, tensors_writing
-from .no_graph import gradless_caches, grad_names, hook_code, no_grad_forwards, numpy_builtins
+from .no_graph import frozen_optimizers, gradless_caches, grad_names, hook_code, no_grad_forwards, numpy_builtins
 from .records import Failure, Holder
 from .tensor_values import container_of, tensor_values
 from .user_code import user_class
@@ -156,7 +156,8 @@ def read_failure(exc: BaseException, tb, cell_filename: str, source: str, record
             return Failure(**base)
         names, inner_first = set(re.findall(r"[A-Za-z_]\w*", source)), [f for f, _ in reversed(user_frames)]
         return Failure(**base, grad_mode_off=not torch.is_grad_enabled(), gradless_caches=gradless_caches(inner_first, names),
-                       no_grad_forwards=no_grad_forwards(inner_first, names), hook_code=hook_code(inner_first, names))
+                       no_grad_forwards=no_grad_forwards(inner_first, names), hook_code=hook_code(inner_first, names),
+                       frozen_optimizers=frozen_optimizers(inner_first))
     # half of the room at most, so graphs still alive from earlier readings leave room for later ones
     budget = max(1, touch.room() // 4)
     failing = ids_below(roots, budget)

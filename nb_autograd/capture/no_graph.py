@@ -102,6 +102,20 @@ def no_grad_forwards(frames, idents: set[str]) -> tuple[tuple[str, int], ...]:
     return tuple(found[:MAX_ITEMS])
 
 
+def frozen_optimizers(frames) -> tuple[str, ...]:
+    """The optimizers the user's frames name that hold only parameters with requires_grad
+    False: a freeze reached what the program means to train, whatever else the loss reads
+    without a graph (features computed under no_grad for a frozen encoder are meant)."""
+    found: list[str] = []
+    for frame in frames:
+        for name, value in list(frame.f_locals.items()):
+            if isinstance(value, torch.optim.Optimizer) and name not in found:
+                params = [p for group in value.param_groups for p in group["params"]]
+                if params and not any(p.requires_grad for p in params):
+                    found.append(name)
+    return tuple(found[:MAX_ITEMS])
+
+
 def hook_code(frames, idents: set[str]) -> tuple[tuple[str, int], ...]:
     """(file, def line) of the user's functions registered as forward hooks on the modules the
     frames hold (directly or as an attribute of a plain object): what stored the activations a

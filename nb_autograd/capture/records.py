@@ -143,6 +143,7 @@ class Failure:
     gradless_caches: tuple[str, ...] = ()
     grad_mode_off: bool = False  # gradient tracking was off for the whole session when the error was read
     hook_code: tuple[Frame, ...] = ()  # user functions registered as forward hooks on the frames' modules: (file, def line)
+    frozen_optimizers: tuple[str, ...] = ()  # optimizers in the user frames whose every parameter is frozen (a loss with no grad_fn)
     no_grad_forwards: tuple[Frame, ...] = ()  # user modules in the frames whose forward is decorated no_grad: (file, decorator line)  # user modules' plain tensor attributes without grad ("model.combined.cache"), for a loss with no grad_fn
 
     @property

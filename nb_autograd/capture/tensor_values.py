@@ -18,6 +18,8 @@ def tensor_values(path: str, value, idents: set[str], depth: int = 0):
     elif depth > 1:
         if depth == 2 and (isinstance(value, list) or type(value).__name__ == "deque"):
             yield from _transitions(path, value)
+        elif depth == 2 and isinstance(value, tuple) and len(value) <= 8:  # a transition in an object's list
+            yield from ((f"{path}[{j}]", t) for j, t in enumerate(value) if isinstance(t, torch.Tensor))
         return
     elif isinstance(value, (list, tuple)) or type(value).__name__ == "deque":
         for i, item in _sampled(value):

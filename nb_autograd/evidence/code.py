@@ -65,6 +65,7 @@ class Store:
     reads: frozenset[str]
     detached: bool = False
     value: str = ""  # source text of what is stored
+    keyed: bool = False  # into an entry of the container (`history["loss"].append(v)`)
 
 
 def item_kind(held: set[str], store: Store | None) -> str:
@@ -73,6 +74,8 @@ def item_kind(held: set[str], store: Store | None) -> str:
     how the name itself holds them. "" for a plain tensor, an unknown or a mixed kind."""
     if store is not None and store.method in ("append", "appendleft", "insert", "setitem"):
         held = {k.partition(">")[2] for k in held}
+        if store.keyed:  # a list in a dict (`history["loss"]`): one level more around the item
+            held = {k.partition(">")[2] for k in held}
     return next(iter(held)) if len(held) == 1 and not held & {"tensor", ""} else ""
 
 

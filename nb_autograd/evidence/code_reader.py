@@ -181,7 +181,7 @@ class _Reader(ast.NodeVisitor):
             value = node.args[-1] if node.args else None
             if value is not None:
                 self.stores.append(Store(node.lineno, receiver, func.attr, names_read(value), is_detached(value),
-                                         short_text(value)))
+                                         short_text(value), keyed=isinstance(func.value, ast.Subscript)))
         named = named_store(node, receiver)
         if named is not None and dotted(named[0]):  # `self.register_buffer("cache", v)`: an attribute
             owner, attr, value = named

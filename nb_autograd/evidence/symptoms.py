@@ -11,6 +11,7 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ("second_backward", r"Trying to backward through the graph a second time|saved tensors after they have already been freed"),
     ("inplace_modified", r"modified by an inplace operation"),
     ("no_grad_fn", r"does not require grad and does not have a grad_fn"),
+    ("no_grad_fn", r"Inference tensors cannot be saved for backward"),  # made under inference_mode, read by training
     ("non_scalar", r"grad can be implicitly created only for (real )?scalar outputs"),
     ("leaf_inplace", r"a (view of a )?leaf Variable that requires grad (is being|has been) used in an in-place operation"),
     ("numpy_on_grad", r"Can't call numpy\(\) on Tensor that requires grad"),

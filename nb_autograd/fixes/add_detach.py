@@ -30,6 +30,13 @@ def detach_value(node: cst.BaseExpression) -> cst.BaseExpression:
     return detached(node)
 
 
+def _container(node) -> str | None:
+    """The name a store goes into: `history["loss"].append(x)` stores into `history`."""
+    while isinstance(node, cst.Subscript):
+        node = node.value
+    return dotted(node)
+
+
 def _stored(small, names) -> dict:
     """{value node: its detached form} for the values `small` stores into one of `names`."""
     wanted = (lambda n: not names or n in names)
@@ -47,7 +54,7 @@ def _stored(small, names) -> dict:
         call = small.value
         func = call.func
         positional = [a for a in call.args if a.keyword is None and not a.star]
-        if isinstance(func, cst.Attribute) and func.attr.value in _STORING and positional and wanted(dotted(func.value)):
+        if isinstance(func, cst.Attribute) and func.attr.value in _STORING and positional and wanted(_container(func.value)):
             arg = positional[-1].value
             return {arg: detach_value(arg)}
         named = _named(call, positional)

@@ -56,7 +56,8 @@ def move_into_loop(source: str, *, line: int | None = None, loop_line: int, keep
     own, between = facts_of([stmt]), facts_of(siblings[here[1] + 1:there])
     targets = {t for a in own.assigns for t in a.targets}
     reads = {n for a in own.assigns for n in a.reads}
-    assigned_later = {t for a in (*between.assigns, *facts_of([outer]).assigns) for t in a.targets}
+    # a hand-written update in the loop (`w -= lr * w.grad`) is what the moved statement must see
+    assigned_later = {t for a in (*between.assigns, *(a for a in facts_of([outer]).assigns if not a.augmented)) for t in a.targets}
     header = loop.iter if isinstance(loop, cst.For) else loop.params if isinstance(loop, cst.FunctionDef) else loop.test
     if keep:
         if not own.parsed or (reads - along) & assigned_later or _read_count([header], targets):

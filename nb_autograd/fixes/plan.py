@@ -19,7 +19,7 @@ KINDS = ("add_detach", "detach_state", "wrap_no_grad", "move_backward_after_loop
          "add_zero_grad", "detach_accumulated", "detach_statistics",
          # family B
          "out_of_place", "clone_before_write", "move_step_after_backward", "recompute_after_step", "remove_no_grad",
-         "keep_in_graph", "unfreeze", "add_requires_grad", "init_under_no_grad", "reduce_to_scalar",
+         "keep_in_graph", "unfreeze", "no_grad_for_inference", "add_requires_grad", "init_under_no_grad", "reduce_to_scalar",
          "detach_numpy", "numpy_to_torch", "to_device", "inline_helper", "loss_from_scores", "clear_cache_on_train", "wrap_enable_grad",
          # distributed
          "set_call_keyword", "detach_after_use", "detach_tables", "with_per_iteration", "detach_before_write")

@@ -46,10 +46,26 @@ def _is_no_grad(node: cst.CSTNode) -> bool:
     return False
 
 
+def _only_names(stmt: cst.CSTNode) -> bool:
+    """`best = out`, `target = self.feats`, `t = acts['conv1']`: the statement computes nothing,
+    so under no_grad it binds the same tensor with the same graph (a detach is the fix there)."""
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+    value = getattr(small, "value", None) if isinstance(small, (cst.Assign, cst.AnnAssign)) else None
+
+    def reference(node) -> bool:
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            return True
+        if isinstance(node, (cst.Tuple, cst.List)):
+            return all(reference(e.value) for e in node.elements)
+        return isinstance(node, cst.Subscript) and reference(node.value) and all(  # a dict's entry by its key
+            isinstance(getattr(e.slice, "value", None), cst.SimpleString) for e in node.slice)
+    return value is not None and reference(value)
+
+
 def wrap_no_grad(source: str, *, line: int) -> str | None:
     tree = load(source)
     stmt = tree and tree.statement(line, STATEMENT)
-    if stmt is None or _is_no_grad(stmt):
+    if stmt is None or _is_no_grad(stmt) or _only_names(stmt):
         return None
     node = stmt
     while node in tree.parents:

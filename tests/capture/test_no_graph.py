@@ -3,7 +3,7 @@ import types
 
 import torch
 
-from nb_autograd.capture.no_graph import gradless_caches, grad_names, hook_code, no_grad_forwards
+from nb_autograd.capture.no_graph import frozen_optimizers, gradless_caches, grad_names, hook_code, no_grad_forwards
 
 
 class Cached(torch.nn.Module):
@@ -65,3 +65,9 @@ def test_names_holding_a_graph_with_their_kind():
     w = torch.ones(2, requires_grad=True)
     found = dict(grad_names([_frame(loss=w * 2, log=[w * 3], plain=torch.ones(2), n=3)]))
     assert found == {"loss": "tensor", "log": "list"}
+
+
+def test_an_optimizer_holding_only_frozen_parameters_is_named():
+    frozen, live = torch.nn.Linear(2, 2).requires_grad_(False), torch.nn.Linear(2, 2)
+    opt, other = torch.optim.SGD(frozen.parameters(), lr=0.1), torch.optim.SGD(live.parameters(), lr=0.1)
+    assert frozen_optimizers([_frame(opt=opt, other=other, x=torch.ones(1))]) == ("opt",)

@@ -1,4 +1,6 @@
 """The walk that names where a value keeps its tensors."""
+import types
+
 import torch
 
 from nb_autograd.capture.tensor_values import container_of, tensor_values
@@ -20,6 +22,11 @@ def test_object_attributes_are_read_only_under_names_the_code_uses():
     meter = Meter()
     assert [p for p, _ in tensor_values("meter", meter, {"meter", "sums"})] == ["meter.sums[0]", "meter.sums[1]"]
     assert list(tensor_values("meter", meter, {"meter"})) == []
+
+
+def test_a_replay_buffers_transitions_on_a_plain_object_are_read():
+    buf = types.SimpleNamespace(data=[(torch.ones(2), 3, torch.zeros(2))])
+    assert [p for p, _ in tensor_values("buf", buf, {"buf", "data"})] == ["buf.data[0][0]", "buf.data[0][2]"]
 
 
 def test_a_module_attribute_the_user_names_is_read():

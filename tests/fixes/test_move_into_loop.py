@@ -18,6 +18,12 @@ def test_idempotent_and_safe():
     assert move_into_loop(input_changes, line=1, loop_line=2) is None
 
 
+def test_a_hand_written_update_in_the_loop_is_what_it_must_read():
+    src = "pred = X @ w\nfor i in range(3):\n    loss = (pred - Y).pow(2).mean()\n    loss.backward()\n    w -= 0.1 * w.grad\n"
+    assert move_into_loop(src, line=1, loop_line=2) == \
+        "for i in range(3):\n    pred = X @ w\n    loss = (pred - Y).pow(2).mean()\n    loss.backward()\n    w -= 0.1 * w.grad\n"
+
+
 def test_into_the_inner_loop_leaving_blank_lines_in_place():
     src = "x = 1\n\ncodes = enc(data)\nfor e in E:\n    for b in B:\n        loss = head(codes[b])\n"
     once = move_into_loop(src, line=3, loop_line=5)

@@ -29,11 +29,13 @@ NAMES = {  # (cause, BAD index) -> the name the finding must mention
     ("graph_kept_alive", 13): "tracker.trail",
     ("graph_kept_alive", 14): "outputs",
     ("graph_kept_alive", 15): "net.tensor_s._tensor",
+    ("graph_kept_alive", 16): "history",
     ("grads_not_zeroed", 0): "opt",
     ("grads_not_zeroed", 1): "optimizer",
     ("grads_not_zeroed", 2): "w",
     ("grads_not_zeroed", 3): "model",
     ("grads_not_zeroed", 4): "opt_g",
+    ("grads_not_zeroed", 5): "opt",
 }
 
 

@@ -178,7 +178,8 @@ def find_cut(ev: Evidence, facts: ErrorFacts) -> CutSite | None:
                     kind = next((k for k in _ORDER if k in kinds), "detach")
                     cuts.append(CutSite(line, kind, ev.code.line_text(line), tuple(l for l, _ in here) + (line,),
                                         names=tuple(n for _, n in here)))
-                    continue
+                    if kind != "rebuild":  # `torch.tensor(err.mean())` may wrap values cut before it too
+                        continue
                 todo += [(n, line, here, (a.line, fn_name)) for n in names]
         todo += [(n, a.line, here, via) for n in a.reads]
     if not cuts:

@@ -124,9 +124,27 @@ def _cache_filled_without_graph(ev: Evidence) -> tuple[str, int] | None:
     return None
 
 
+def _inference_tensor(ev: Evidence) -> tuple[int, str] | None:
+    """`Inference tensors cannot be saved for backward`: the failing statement reads a tensor made
+    inside `with torch.inference_mode():` (features in a set-up cell). (that with line, the name)"""
+    if ev.failure is None or "Inference tensors" not in ev.failure.message:
+        return None
+    for name in sorted({n for n, line in ev.code.reads if line == ev.line}):
+        made = made_before(ev, name, ev.line)
+        w = no_grad_with(ev, made.line) if made is not None else None
+        if w is not None and "inference_mode" in ev.code.line_text(w):
+            return w, name
+    return None
+
+
 def match(ev: Evidence) -> Hit | None:
     if ev.line is None:
         return None
+    inference = _inference_tensor(ev)
+    if inference is not None:
+        line, name = inference
+        return Hit(CAUSE, line, 0.9, variant="inference", facts=_facts(ev, line, ev.code.line_text(line), names=name),
+                   related=(("backward", ev.line),))
     off = _grad_turned_off(ev)
     if off is not None:
         return Hit(CAUSE, off, 0.9, variant="grad_off", facts=_facts(ev, off, ev.code.line_text(off)),
@@ -141,6 +159,8 @@ def match(ev: Evidence) -> Hit | None:
     if caller is not None:
         return Hit(CAUSE, caller, 0.9, variant="called_under_no_grad", facts=_facts(ev, caller, ev.code.line_text(caller)),
                    related=(("backward", ev.line),))
+    if facts.freezes and ev.failure.frozen_optimizers:  # nothing the optimizer holds can train: the freeze is the cause
+        return _frozen(ev, facts)
     cut = _hook_detaches(ev) or find_cut(ev, facts)
     made = _made_in_update_block(ev, cut.line) if cut is not None and cut.kind == "no_grad" else None
     if made is not None:  # the update belongs under no_grad, the loss computed beside it does not
@@ -164,8 +184,7 @@ def match(ev: Evidence) -> Hit | None:
         return Hit(CAUSE, line, 0.85, variant="cache", facts=_facts(ev, line, ev.code.line_text(line), attr=attr),
                    related=(("backward", ev.line),))
     if facts.freezes:
-        line = facts.twin_freezes[0] if facts.twin_freezes else facts.freezes[0][0]
-        return Hit(CAUSE, line, 0.8, variant="frozen", facts=_facts(ev, line, ev.code.line_text(line)))
+        return _frozen(ev, facts)
     wanted = [(line, name) for line, name, given in facts.leaves if not given and name in facts.grad_reads]
     if wanted:
         line, name = wanted[0]
@@ -176,6 +195,11 @@ def match(ev: Evidence) -> Hit | None:
         return Hit(CAUSE, line, 0.6, variant="outside_autograd", facts=_facts(ev, line, ev.code.line_text(line), library=library),
                    related=(("backward", ev.line),))
     return Hit(CAUSE, ev.line, 0.4, variant="unknown", facts=_facts(ev, ev.line))
+
+
+def _frozen(ev: Evidence, facts) -> Hit:
+    line = facts.twin_freezes[0] if facts.twin_freezes else facts.freezes[0][0]
+    return Hit(CAUSE, line, 0.8, variant="frozen", facts=_facts(ev, line, ev.code.line_text(line)))
 
 
 _AUTOGRAD_MODULES = frozenset({"torch", "F", "nn", "self", "np", "numpy", "math"})
@@ -203,6 +227,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
     line, plans = hit.line, []
     if hit.variant == "made_in_update_block":
         plans.append(plan("remove_no_grad", with_line=int(hit.fact("with_line")), from_line=line))
+    elif hit.variant == "inference":  # the values stay without a graph, as plain tensors training may read
+        plans.append(plan("no_grad_for_inference", with_line=line))
     elif hit.variant in ("no_grad", "grad_off"):
         plans.append(plan("remove_no_grad", with_line=line))
     elif hit.variant == "called_under_no_grad":

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..base import Example
 from .no_grad_fn_runtime_examples import RUNTIME_BAD
+from .no_grad_fn_setup_examples import SETUP_BAD
 from .no_grad_fn_value_examples import VALUE_BAD
 
 BAD = (
@@ -245,7 +246,7 @@ for step in range(2):
     loss = loss_of(model, (torch.randn(4, 3), torch.randn(4, 1)))
     loss.backward()
 """),
-) + VALUE_BAD + RUNTIME_BAD
+) + VALUE_BAD + RUNTIME_BAD + SETUP_BAD
 
 GOOD = (
     Example(code="""\

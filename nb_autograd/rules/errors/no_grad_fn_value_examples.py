@@ -154,4 +154,40 @@ for step in range(3):
     smoothness.backward()
     opt.step()
 """),
+    Example(code="""\
+import torch
+net = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+
+
+def my_loss(pred, target):
+    err = pred.detach().numpy() - target.numpy()
+    return torch.tensor((err ** 2).mean())
+
+
+x, t = torch.randn(8, 3), torch.randn(8, 1)
+for i in range(2):
+    loss = my_loss(net(x), t)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=8, note="a helper computes the loss in NumPy and wraps it back: both the conversion and the wrap cut it",
+            fixed="""\
+import torch
+net = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+
+
+def my_loss(pred, target):
+    err = pred - target
+    return (err ** 2).mean()
+
+
+x, t = torch.randn(8, 3), torch.randn(8, 1)
+for i in range(2):
+    loss = my_loss(net(x), t)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),
 )

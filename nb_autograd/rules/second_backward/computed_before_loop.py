@@ -216,7 +216,7 @@ def plans(hit: Hit, ev: Evidence) -> list:
     name, loop_line = hit.fact("name"), int(hit.fact("loop_line"))
     chain = tuple(int(l) for l in (hit.fact("chain") or "").split(",") if l)
     if hit.variant == "sibling":  # built again where the failing loop first reads it, if it is trained
-        return sibling_plans(ev, chain, loop_line)
+        return with_detach(sibling_plans(ev, chain, loop_line))
     made = next((a for a in ev.code.assigns if a.line == (chain[-1] if chain else hit.line) and name in a.targets), None)
     root = (made.call or "").split(".")[0] if made else ""
     loop = next((l for l in ev.code.loops if l.line == loop_line), None)
@@ -247,7 +247,15 @@ def plans(hit: Hit, ev: Evidence) -> list:
     closure = _backpropagating_function(ev, hit.line, loop)
     if closure is not None and trained is not False:
         return [plan("move_into_loop", title="recompute_in_closure", line=hit.line, loop_line=closure.line), *plans]
-    return list(plans[::-1] if only_here else plans)
+    return with_detach(plans[::-1] if only_here else plans)
+
+
+def with_detach(plans: list) -> list:
+    """A detach of the same value after each no_grad wrap: the one that applies where the
+    statement only names a tensor made elsewhere (`target = acts['conv1']`), which no_grad would not cut."""
+    from ...fixes.plan import plan
+
+    return [q for p in plans for q in ((p, plan("add_detach", line=dict(p.where)["line"])) if p.kind == "wrap_no_grad" else (p,))]
 
 
 def _backpropagating_function(ev: Evidence, line: int, loop):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..base import Example
 from .computed_before_loop_derived_examples import DERIVED_BAD
 from .computed_before_loop_critic_examples import CRITIC_BAD
+from .computed_before_loop_named_examples import NAMED_BAD
 from .computed_before_loop_sibling_examples import SIBLING_BAD
 
 BAD = (
@@ -267,7 +268,7 @@ for step in range(3):
         loss.backward()
         opt.step()
 """),
-) + DERIVED_BAD + SIBLING_BAD + CRITIC_BAD
+) + DERIVED_BAD + SIBLING_BAD + CRITIC_BAD + NAMED_BAD
 
 GOOD = (
     Example(code="""\

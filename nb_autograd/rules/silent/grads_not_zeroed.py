@@ -66,7 +66,8 @@ def _zeroed_outside(ev: Evidence, name: str, backward: int | None) -> int | None
 
 def plans(hit: Hit, ev: Evidence) -> list:
     """Zero the gradients right before the backward, in the same block: every step then applies
-    only its own gradient (where the step is deliberate accumulation, the rule does not fire).
+    only its own gradient; a step taken every few backwards accumulates on purpose, and is
+    zeroed right after it instead.
     A hand-written update: the tensors it reads .grad of are cleared there (`w.grad = None`)."""
     from ...fixes.plan import plan
 
@@ -78,5 +79,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
         return [plan("add_zero_grad", title="clear_leaf_grads", backward_line=int(hit.fact("backward_line")),
                      leaves=names, facts={"name": names[0]})]
 
-    return [plan("add_zero_grad", backward_line=int(hit.fact("backward_line")), optimizer=hit.fact("name"),
-                 facts={"name": hit.fact("name")})]
+    backward, step = int(hit.fact("backward_line")), hit.fact("step_line") or ""
+    if step.isdigit() and int(step) > backward and ev.conditional(int(step), backward):  # a step every few backwards
+        return [plan("add_zero_grad", title="zero_after_step", backward_line=backward, optimizer=hit.fact("name"),
+                     step_line=int(step), facts={"name": hit.fact("name")})]
+    return [plan("add_zero_grad", backward_line=backward, optimizer=hit.fact("name"), facts={"name": hit.fact("name")})]

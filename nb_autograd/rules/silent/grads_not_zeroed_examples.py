@@ -140,6 +140,28 @@ for step in range(4):
     g_loss.backward()
     opt_g.step()
 """),
+    Example(code="""\
+import torch
+model = torch.nn.Linear(8, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+accumulate = 4
+for step in range(8):
+    loss = model(torch.randn(16, 8)).pow(2).mean() / accumulate
+    loss.backward()
+    if (step + 1) % accumulate == 0:
+        opt.step()
+""", line=7, note="gradients accumulated over a few backwards, never zeroed after the step", fixed="""\
+import torch
+model = torch.nn.Linear(8, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+accumulate = 4
+for step in range(8):
+    loss = model(torch.randn(16, 8)).pow(2).mean() / accumulate
+    loss.backward()
+    if (step + 1) % accumulate == 0:
+        opt.step()
+        opt.zero_grad()
+"""),
 )
 
 GOOD = (

@@ -233,9 +233,21 @@ def plans(hit: Hit, ev: Evidence) -> list:
     if hit.variant == "stored" and used:  # `losses[-1].backward(retain_graph=True)`: the entry is cut once used
         return [plan("detach_after_use", title="detach_entry_after_use", facts={"name": used[0].receiver},
                      line=used[0].line, name=used[0].receiver)]
+    others = _other_stores(ev, name, hit.line) if hit.variant == "stored" and not hit.fact("held", "") else ()
+    if others:  # `history["loss"].append(loss)` beside `history["pred"].append(pred)`: one graph, kept by each
+        return [plan("detach_stores", title="add_detach", stores=tuple(sorted(((hit.line, name), *others))))]
     if hit.variant in ("stored", "variable", "made_for_total"):
         made = next((a for a in ev.code.assigns if a.line == hit.line and len(a.targets) == 1), None)
         if made is not None and name not in made.targets and "." in name:  # `value = old * d + new * (1 - d)`,
             name = made.targets[0]  # then stored under a name the code computes (`register_buffer(buffer_name, value)`)
         return [plan("add_detach", line=hit.line, names=(name,), held=hit.fact("held", ""))]
     return []
+
+
+def _other_stores(ev: Evidence, name: str, line: int) -> tuple[tuple[int, str], ...]:
+    """The other stores into the same container in the loop around `line`, not detached: the
+    values a step stores side by side often share its graph, so each must be detached."""
+    loops = ev.code.loops_at(line)
+    inside = loops[-1].contains if loops else (lambda _: False)
+    return tuple((s.line, name) for s in ev.code.stores
+                 if s.container == name and s.line != line and not s.detached and inside(s.line))

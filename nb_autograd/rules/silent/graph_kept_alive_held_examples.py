@@ -222,4 +222,31 @@ for step in range(8):
     opt.step()
     net.tensor_s.update()
 """),
+    Example(code="""\
+import torch
+model = torch.nn.Sequential(torch.nn.Linear(10, 16), torch.nn.ReLU(), torch.nn.Linear(16, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+history = {"loss": [], "pred": []}
+for step in range(30):
+    pred = model(torch.randn(8, 10))
+    loss = pred.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    history["loss"].append(loss)
+    history["pred"].append(pred)
+""", line=12, note="a dict of lists logs each step's loss and output: both keep the one graph", fixed="""\
+import torch
+model = torch.nn.Sequential(torch.nn.Linear(10, 16), torch.nn.ReLU(), torch.nn.Linear(16, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+history = {"loss": [], "pred": []}
+for step in range(30):
+    pred = model(torch.randn(8, 10))
+    loss = pred.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    history["loss"].append(loss.detach())
+    history["pred"].append(pred.detach())
+"""),
 )
