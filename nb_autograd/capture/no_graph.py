@@ -6,6 +6,7 @@ from __future__ import annotations
 import torch
 
 from .frames import is_user_file
+from .inplace_written import optimizer_values
 from .user_code import MAX_ITEMS, NOT_OBJECTS, hooks, user_class
 
 
@@ -103,17 +104,12 @@ def no_grad_forwards(frames, idents: set[str]) -> tuple[tuple[str, int], ...]:
 
 
 def frozen_optimizers(frames) -> tuple[str, ...]:
-    """The optimizers the user's frames name that hold only parameters with requires_grad
+    """The optimizers the user's frames hold that hold only parameters with requires_grad
     False: a freeze reached what the program means to train, whatever else the loss reads
     without a graph (features computed under no_grad for a frozen encoder are meant)."""
-    found: list[str] = []
-    for frame in frames:
-        for name, value in list(frame.f_locals.items()):
-            if isinstance(value, torch.optim.Optimizer) and name not in found:
-                params = [p for group in value.param_groups for p in group["params"]]
-                if params and not any(p.requires_grad for p in params):
-                    found.append(name)
-    return tuple(found[:MAX_ITEMS])
+    return tuple(dict.fromkeys(path for path, opt in optimizer_values(frames)
+                               if not any(p.requires_grad for g in opt.param_groups for p in g["params"])
+                               and any(g["params"] for g in opt.param_groups)))[:MAX_ITEMS]
 
 
 def hook_code(frames, idents: set[str]) -> tuple[tuple[str, int], ...]:

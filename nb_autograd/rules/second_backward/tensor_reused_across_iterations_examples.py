@@ -5,6 +5,7 @@ from ..base import Example
 from .tensor_reused_across_iterations_inplace_examples import INPLACE_BAD
 from .tensor_reused_across_iterations_history_examples import HISTORY_BAD
 from .tensor_reused_across_iterations_kept_examples import KEPT_BAD
+from .tensor_reused_across_iterations_replay_examples import REPLAY_BAD
 
 BAD = (
     Example(code="""\
@@ -205,7 +206,7 @@ for it in range(3):
     pool.append(fake.detach())
 """),
 
-) + KEPT_BAD + INPLACE_BAD + HISTORY_BAD
+) + KEPT_BAD + REPLAY_BAD + INPLACE_BAD + HISTORY_BAD
 
 GOOD = (
     Example(code="""\

@@ -21,6 +21,11 @@ def _size(nbytes: int) -> str:
     return str(nbytes)
 
 
+def _loop_stores(ev: Evidence, name: str) -> list[int]:
+    """The lines where a loop puts values into `name` without detaching them."""
+    return [s.line for s in ev.code.stores if s.container == name and not s.detached and ev.code.loops_at(s.line)]
+
+
 def _holder_line(ev: Evidence, name: str, fallback: int | None, made: tuple[int, ...] = ()) -> tuple[int | None, str]:
     """Where the code puts the graph into `name`: an accumulation, an append, an assignment;
     of a module's or object's writes, one the runtime saw make the nodes kept (`made`) first."""
@@ -28,7 +33,7 @@ def _holder_line(ev: Evidence, name: str, fallback: int | None, made: tuple[int,
     adds = [a.line for a in ev.code.assigns_to(name) if a.accumulates and not a.detached and loops(a.line)]
     if adds:
         return adds[-1], "accumulated"
-    stores = [s.line for s in ev.code.stores if s.container == name and not s.detached and loops(s.line)]
+    stores = _loop_stores(ev, name)
     if stores:
         return stores[-1], "stored"
     sets = [a.line for a in ev.code.assigns_to(name) if loops(a.line) and not a.detached]
@@ -233,9 +238,10 @@ def plans(hit: Hit, ev: Evidence) -> list:
     if hit.variant == "stored" and used:  # `losses[-1].backward(retain_graph=True)`: the entry is cut once used
         return [plan("detach_after_use", title="detach_entry_after_use", facts={"name": used[0].receiver},
                      line=used[0].line, name=used[0].receiver)]
-    others = _other_stores(ev, name, hit.line) if hit.variant == "stored" and not hit.fact("held", "") else ()
-    if others:  # `history["loss"].append(loss)` beside `history["pred"].append(pred)`: one graph, kept by each
-        return [plan("detach_stores", title="add_detach", stores=tuple(sorted(((hit.line, name), *others))))]
+    loop = ev.code.loops_at(hit.line)[-1:] if hit.variant == "stored" and not hit.fact("held", "") else ()
+    stores = sorted(l for l in _loop_stores(ev, name) if loop and loop[0].contains(l))
+    if len(stores) > 1:  # `history["loss"].append(loss)` beside `history["pred"].append(pred)`: one graph, kept by each
+        return [plan("detach_stores", title="add_detach", stores=tuple((l, name) for l in stores))]
     if hit.variant in ("stored", "variable", "made_for_total"):
         made = next((a for a in ev.code.assigns if a.line == hit.line and len(a.targets) == 1), None)
         if made is not None and name not in made.targets and "." in name:  # `value = old * d + new * (1 - d)`,
@@ -243,11 +249,3 @@ def plans(hit: Hit, ev: Evidence) -> list:
         return [plan("add_detach", line=hit.line, names=(name,), held=hit.fact("held", ""))]
     return []
 
-
-def _other_stores(ev: Evidence, name: str, line: int) -> tuple[tuple[int, str], ...]:
-    """The other stores into the same container in the loop around `line`, not detached: the
-    values a step stores side by side often share its graph, so each must be detached."""
-    loops = ev.code.loops_at(line)
-    inside = loops[-1].contains if loops else (lambda _: False)
-    return tuple((s.line, name) for s in ev.code.stores
-                 if s.container == name and s.line != line and not s.detached and inside(s.line))
