@@ -56,6 +56,13 @@ def _line_facts(facts: dict, evidence: Evidence, lang: str) -> dict:
     return out
 
 
+def _phrases(facts: dict, lang: str) -> dict:
+    """A fact a rule gives as a catalog phrase (`@section.key`, where no value from the runtime
+    exists) is said in the report's language."""
+    return {k: text(v[1:], lang) if isinstance(v, str) and v.startswith("@") and has(v[1:], "en") else v
+            for k, v in facts.items()}
+
+
 def _placed(fix: Fix, evidence: Evidence, root: int | None) -> Fix | None:
     """The fix cut into the cells or files it changes: its target (the failing one when it
     changes it, else the root's) and the others it must change too (a moved statement);
@@ -91,6 +98,7 @@ def diagnosis(hit: Hit, evidence: Evidence, lang: str) -> Diagnosis:
     facts.setdefault("line", str(hit.line))
     facts.setdefault("backward_line", str(evidence.line))
     facts = _line_facts(facts, evidence, lang)
+    facts = _phrases(facts, lang)
 
     def pick(part: str) -> str:
         key = f"{hit.cause}.{part}_{hit.variant}"

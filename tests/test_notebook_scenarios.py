@@ -151,6 +151,18 @@ SCENARIOS = {
          "opt = torch.optim.SGD(head.parameters(), lr=0.1)\nfor step in range(2):\n    loss = F.mse_loss(head(feats), y)\n"
          "    opt.zero_grad()\n    loss.backward()\n    opt.step()"),
         (0, 1, 2), "no_grad_fn", ("c1", 1)),
+    "hook_list_of_an_earlier_cell_read_whole_by_a_regulariser": Scenario(  # emptied after each update, not detached
+        (SETUP + "feats = []\nmodel.register_forward_hook(lambda m, i, o: feats.append(o))",
+         "for step in range(3):\n    out = model(x)\n    reg = torch.stack([f.abs().mean() for f in feats]).sum()\n"
+         "    loss = F.mse_loss(out, y) + 0.01 * reg\n    opt.zero_grad(); loss.backward(); opt.step()"),
+        (0, 1), "tensor_reused_across_iterations", ("c0", 8)),
+    "encoder_state_of_an_earlier_cell_with_a_parameter_list": Scenario(  # the encoder is trained: its forward moves
+        (SETUP + "enc, dec = torch.nn.GRU(4, 4, batch_first=True), torch.nn.GRUCell(4, 4)\n"
+         "params = [*enc.parameters(), *dec.parameters()]\nopt = torch.optim.Adam(params, 1e-3)",
+         "_, h_enc = enc(x[:, None])\nh0 = h_enc[0]",
+         "for epoch in range(2):\n    h = dec(x, h0)\n    loss = F.mse_loss(h, x)\n    opt.zero_grad()\n"
+         "    loss.backward()\n    opt.step()"),
+        (0, 1, 2), "computed_before_loop", ("c1", 2)),
     "correct_rerun_recomputes_loss": Scenario(
         (SETUP, "opt.zero_grad()\nloss = F.mse_loss(model(x), y)\nloss.backward()\nopt.step()"),
         (0, 1, 1, 1), None),

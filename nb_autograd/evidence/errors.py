@@ -3,6 +3,7 @@ cuts, frozen parameters, device moves. Read with `ast` from the cell; never rais
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -100,6 +101,7 @@ def _device_of(call: ast.Call) -> str | None:
     return None
 
 
+_OPTIMIZER = re.compile(r"(^|\.)(optim\.\w+|SGD|Adam|AdamW|RMSprop|Adagrad|Adadelta|Adamax|NAdam|RAdam|LBFGS)$")
 _PLAIN = (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)
 _PLAIN_CALLS = {"dict", "list", "set", "OrderedDict", "collections.OrderedDict", "defaultdict", "collections.defaultdict"}
 
@@ -110,6 +112,13 @@ class _Reader(ast.NodeVisitor):
         self.grad_reads, self.returns, self.decorated, self.twins, self.discarded = set(), [], [], [], []
         self.function = None
         self.plain: set = set()  # (function, name) bound to a dict, list or set: `kwargs['x'] = 3` writes no tensor
+        self.optimizers: set = set()  # names bound to an optimizer (`od = torch.optim.Adam(...)`), whatever they are called
+
+    def read(self, tree: ast.AST) -> None:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and _OPTIMIZER.search(_call_name(node.value)):
+                self.optimizers |= {dotted(t) for t in node.targets if dotted(t)}
+        self.visit(tree)
 
     def visit_If(self, node):
         """`if c: p.requires_grad = False` / `else: p.requires_grad = False`: both branches do
@@ -186,7 +195,8 @@ class _Reader(ast.NodeVisitor):
         kw = {k.arg: k.value for k in node.keywords}
         if _is_true(kw.get("inplace")):
             self.inplace.append(InplaceOp(node.lineno, "inplace_kw", dotted(node.args[0]) if node.args else "", text, self.function))
-        elif last == "step" and receiver and ("opt" in receiver.lower() or "sgd" in receiver.lower() or "adam" in receiver.lower()):
+        elif last == "step" and receiver and (receiver in self.optimizers or any(
+                word in receiver.lower() for word in ("opt", "sgd", "adam"))):
             self.inplace.append(InplaceOp(node.lineno, "step", receiver, text, self.function))
         elif last.endswith("_") and not last.endswith("__") and last not in _NOT_INPLACE:
             if receiver and receiver.split(".")[0] not in {"torch", "F", "nn", "init"}:
@@ -214,7 +224,7 @@ def read_errors(source: str) -> ErrorFacts:
     try:
         tree = ast.parse(source)
         reader = _Reader()
-        reader.visit(tree)
+        reader.read(tree)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ErrorFacts()
     return ErrorFacts(tuple(reader.inplace), tuple(reader.cuts), tuple(reader.freezes), tuple(reader.leaves),

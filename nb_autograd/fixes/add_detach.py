@@ -120,8 +120,11 @@ def add_detach(source: str, *, line: int, names=(), reads: bool = False, dicts=(
     stmt = tree and tree.statement(line, cst.SimpleStatementLine)
     small = only_small(stmt)
     if small is None:
-        return None
-    if reads:
+        if stmt is None or not names or reads or held:
+            return None
+        # a line of several statements (`losses.append(loss); preds.append(out)`): each named store
+        mapping = {k: v for each in stmt.body for k, v in _stored(each, set(names)).items()}
+    elif reads:
         value = getattr(small, "value", None)
         if value is None or not names:
             return None

@@ -8,7 +8,16 @@ import libcst as cst
 from .cst import autograd_function, backward_call, calls_in, load
 
 
-def add_retain_graph(source: str, *, line: int, keyword: str = "retain_graph") -> str | None:
+def add_retain_graph(source: str, *, line: int = 0, keyword: str = "retain_graph", lines: tuple[int, ...] = ()) -> str | None:
+    """`lines`: several calls of one pass (each task's autograd.grad before the loss's backward),
+    all or none; a call already keeping the graph stays as it is."""
+    if lines:
+        out = source
+        for each in lines:
+            out = add_retain_graph(out, line=each, keyword=keyword) or (out if _keeps(out, each, keyword) else None)
+            if out is None:
+                return None
+        return out if out != source else None
     tree = load(source)
     stmt = tree and tree.statement(line, cst.SimpleStatementLine)
     if stmt is None:
@@ -35,3 +44,10 @@ def add_retain_graph(source: str, *, line: int, keyword: str = "retain_graph") -
                                    equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
                                                          whitespace_after=cst.SimpleWhitespace("")))]
     return tree.replace(stmt, stmt.deep_replace(call, call.with_changes(args=new_args)))
+
+
+def _keeps(source: str, line: int, keyword: str) -> bool:
+    tree = load(source)
+    stmt = tree and tree.statement(line, cst.SimpleStatementLine)
+    return stmt is not None and any(a.keyword and a.keyword.value == keyword and isinstance(a.value, cst.Name)
+                                    and a.value.value == "True" for c in calls_in(stmt) for a in c.args)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import backward_call, load, only_small, with_body
+from .cst import backward_line_call, load, with_body
 
 
 def add_zero_grad(source: str, *, backward_line: int, optimizer: str = "", leaves: tuple[str, ...] = (),
@@ -16,8 +16,7 @@ def add_zero_grad(source: str, *, backward_line: int, optimizer: str = "", leave
     names = leaves or (optimizer,)
     tree = load(source)
     bw = tree and tree.statement(backward_line, cst.SimpleStatementLine)
-    small = only_small(bw, cst.Expr)
-    if small is None or backward_call(small.value, tree) is None or tree.block(bw) is None or \
+    if backward_line_call(bw, tree) is None or tree.block(bw) is None or \
             not all(part.isidentifier() for name in names for part in name.split(".")):
         return None
     block, index = tree.block(bw)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import LOOP, optimizer_call, backward_call, calls_in, dotted, load, only_small, with_body
+from .cst import LOOP, backward_line_call, calls_in, dotted, load, optimizer_call, with_body
 
 _REMOVE = {"clear", "pop", "popleft", "remove"}
 
@@ -65,8 +65,7 @@ def clear_after_backward(source: str, *, line: int, backward_line: int, name: st
     tree = load(source)
     store = tree and tree.statement(line, cst.SimpleStatementLine)
     bw = tree and tree.statement(backward_line, cst.SimpleStatementLine)
-    small = only_small(bw, cst.Expr)
-    if store is None or small is None or backward_call(small.value, tree) is None or tree.block(bw) is None:
+    if store is None or backward_line_call(bw, tree) is None or tree.block(bw) is None:
         return None
     if not any(isinstance(c.func, cst.Attribute) and c.func.attr.value == "append" and _same(c.func.value, name)
                for c in calls_in(store)):

@@ -239,17 +239,25 @@ def reads_of(node: cst.CSTNode, names) -> list[cst.CSTNode]:
 
 
 def optimizer_call(stmt) -> bool:
-    small = only_small(stmt, cst.Expr)
-    call = small.value if small else None
-    return isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in {"step", "zero_grad"}
+    """A line of optimizer calls only: `opt.step()`, or `opt.step(); opt.zero_grad()`."""
+    return isinstance(stmt, cst.SimpleStatementLine) and all(
+        isinstance(s, cst.Expr) and isinstance(s.value, cst.Call) and isinstance(s.value.func, cst.Attribute)
+        and s.value.func.attr.value in {"step", "zero_grad"} for s in stmt.body)
+
+
+def backward_line_call(stmt, tree: Tree | None = None) -> cst.Call | None:
+    """The backward of a line of plain calls: `loss.backward()`, or a notebook's one-line update
+    `opt.zero_grad(); loss.backward(); opt.step()`; what goes after the backward goes after that line."""
+    if not isinstance(stmt, cst.SimpleStatementLine) or not all(isinstance(s, cst.Expr) for s in stmt.body):
+        return None
+    return next((c for s in stmt.body if (c := backward_call(s.value, tree)) is not None), None)
 
 
 def after_update(tree: Tree | None, backward_line: int) -> tuple[cst.CSTNode, int, int] | None:
     """(the block holding the backward statement at `backward_line`, its index, the index
     after the optimizer calls right behind it): where what must happen once per update goes."""
     bw = tree and tree.statement(backward_line, cst.SimpleStatementLine)
-    small = only_small(bw, cst.Expr)
-    if small is None or backward_call(small.value, tree) is None or tree.block(bw) is None:
+    if backward_line_call(bw, tree) is None or tree.block(bw) is None:
         return None
     block, index = tree.block(bw)
     end = index + 1

@@ -42,6 +42,16 @@ def _unwrapped(scores: cst.BaseExpression) -> cst.BaseExpression:
     return scores
 
 
+_CASTS = {"float", "double", "half", "long", "int", "to", "type"}
+
+
+def _uncast(node: cst.BaseExpression) -> cst.BaseExpression:
+    """`pred.float()` -> `pred`: a cast made only so that a regression loss would accept indices."""
+    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _CASTS:
+        node = node.func.value
+    return node
+
+
 def _last(func: cst.BaseExpression) -> str:
     return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
 
@@ -62,7 +72,7 @@ def loss_from_scores(source: str, cut_line: int, loss_line: int) -> str | None:
     call = loss.value if loss else None
     if scores is None or not isinstance(call, cst.Call) or len(call.args) != 2 or any(a.keyword for a in call.args):
         return None
-    preds, target = (a.value for a in call.args)
+    preds, target = (_uncast(a.value) for a in call.args)
     if len(cut.targets) != 1 or dotted(preds) != dotted(cut.targets[0].target):
         return None
     criterion = dotted(call.func) or ""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import LOOP, backward_call, facts_of, load, only_small, with_body
+from .cst import LOOP, backward_line_call, facts_of, load, only_small, with_body
 
 
 def _optimizer_call(stmt, method: str) -> bool:
@@ -21,8 +21,11 @@ def move_backward_after_loop(source: str, *, line: int, loop_line: int, with_ste
     """Out of the loop at `loop_line` (the one that accumulates) and no further."""
     tree = load(source)
     stmt = tree and tree.statement(line, cst.SimpleStatementLine)
-    small = only_small(stmt, cst.Expr)
-    call = backward_call(small.value, tree) if small else None
+    call = backward_line_call(stmt, tree)
+    others = [s.value for s in stmt.body if s.value is not call] if call is not None else []
+    if others and not (with_step and all(isinstance(c, cst.Call) and isinstance(c.func, cst.Attribute)
+                                         and c.func.attr.value in ("zero_grad", "step") for c in others)):
+        return None  # a one-line update moves whole, so only where its optimizer calls go too
     if call is None or not isinstance(call.func, cst.Attribute) or call.func.attr.value != "backward" \
             or call.args or not isinstance(call.func.value, (cst.Name, cst.Attribute)):
         return None  # only `name.backward()`: what it backpropagates must mean the same after the loop

@@ -7,7 +7,9 @@ the caller runs right after its own backward; the helper keeps doing its whole j
 
 A repeat that runs after the kept backward (`later=True`, the default) loses the `zero_grad()`
 right before it too: it only made room for the repeat, and left alone it would wipe the
-gradients the kept backward stored before the step uses them (a grad-norm logging helper)."""
+gradients the kept backward stored before the step uses them (a grad-norm logging helper).
+When it zeroed another optimizer (`opt_d.zero_grad()` before a second backward of the same
+loss for `opt_d.step()`), that zeroing moves up to the kept backward, so nothing accumulates."""
 from __future__ import annotations
 
 import libcst as cst
@@ -38,6 +40,7 @@ def remove_repeated_backward(source: str, *, line: int, kept: int | None = None,
     if kept is not None:  # the call kept may be an autograd.grad() of the same loss (it reads what it needs)
         if kept == line or not any(backward_call(c, tree) is not None for c in calls_in(tree.statement(kept) or cst.Pass())):
             return None
+        first = tree.statement(kept, cst.SimpleStatementLine)
     else:
         receiver = _receiver(call)
         earlier = [n for n, pos in tree.positions.items()
@@ -45,13 +48,17 @@ def remove_repeated_backward(source: str, *, line: int, kept: int | None = None,
                    and autograd_function(n, tree) != "grad" and _receiver(n) == receiver]
         if not earlier:
             return None
+        first = tree.enclosing(earlier[-1], cst.SimpleStatementLine)
     where = tree.block(stmt)
     if where is None:
         return None
     body = list(where[0].body)
     del body[where[1]]
     if later and where[1] > 0 and _zero_grad(body[where[1] - 1]):
-        del body[where[1] - 1]
+        zeroed = body.pop(where[1] - 1)
+        at = next((i for i, b in enumerate(body) if b is first), None)
+        if at is not None and not any(b.deep_equals(zeroed) for b in body[:at]):
+            body.insert(at, zeroed)  # a second optimizer zeroed before the one backward left (two steps of one loss)
     if not body:
         body = [cst.SimpleStatementLine([cst.Pass()])]
     return with_body(tree, where[0], body)

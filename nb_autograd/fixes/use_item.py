@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import LOOP, backward_call, dotted, load, only_small, with_body
+from .cst import LOOP, backward_line_call, dotted, load, only_small, with_body
 
 _NUMBER = (cst.Integer, cst.Float)
 
@@ -101,9 +101,9 @@ def use_item(source: str, *, line: int, backward_line: int, name: str) -> str | 
     tree = load(source)
     acc = tree and tree.statement(line, cst.SimpleStatementLine)
     bw = tree and tree.statement(backward_line, cst.SimpleStatementLine)
-    small, bw_small = only_small(acc), only_small(bw, cst.Expr)
+    small = only_small(acc)
     found = _term(small, name) if small else None
-    call = backward_call(bw_small.value, tree) if bw_small else None
+    call = backward_line_call(bw, tree)
     if found is None or call is None or not isinstance(call.func, cst.Attribute) or backward_line <= line:
         return None
     scope = _scope(tree, acc)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .cst import LOOP, backward_call, dotted, load, only_small, swap
+from .cst import LOOP, backward_line_call, dotted, load, only_small, swap
 from .use_item import mentions
 
 
@@ -58,8 +58,7 @@ def use_item_per_key(source: str, *, line: int, backward_line: int) -> str | Non
     slot = small and _slot(small.target if isinstance(small, cst.AugAssign) else small.targets[0].target)
     loop = slot and tree.enclosing(acc, LOOP)
     pair = loop and _items_loop(loop, slot[1])
-    bw_small = only_small(bw, cst.Expr)
-    call = backward_call(bw_small.value, tree) if bw_small else None
+    call = backward_line_call(bw, tree)
     if call is None or not loop or tree.block(loop) is None or tree.block(bw) is None:
         return None
     totals = totals_of = slot[0]

@@ -64,3 +64,11 @@ def test_a_comprehension_of_tensors_is_detached_element_by_element():
     assert patch("stats = {k: v * 2 for k, v in d.items()}", names=("stats",)) == \
         LOOP.format(stmt="stats = {k: (v * 2).detach() for k, v in d.items()}")
     assert patch(stmt, names=("ema",), held="list>dict") is None  # a list of dicts: not each element's .detach()
+
+
+def test_a_line_of_several_stores_detaches_only_the_named_ones():
+    src = "for i in range(3):\n    losses.append(loss); preds.append(out); names.append(n)\n"
+    once = add_detach(src, line=2, names=("losses",))
+    assert once == src.replace("append(loss)", "append(loss.detach())")
+    assert add_detach(once, line=2, names=("preds",)) == once.replace("append(out)", "append(out.detach())")
+    assert add_detach(src, line=2, names=("losses",), reads=True) is None  # a read cut needs one statement

@@ -16,3 +16,9 @@ def test_leaves_queues_and_indexed_histories_alone():
     assert clear_after_backward(indexed, line=3, backward_line=5, name="buf") is None
     trimmed = SRC.replace("    print(ep)\n", "    buf.pop(0)\n")
     assert clear_after_backward(trimmed, line=3, backward_line=5, name="buf") is None
+
+
+def test_a_notebook_one_line_update_is_emptied_after_that_line():
+    one_line = SRC.replace("    loss.backward()\n    opt.step()\n", "    opt.zero_grad(); loss.backward(); opt.step()\n")
+    assert clear_after_backward(one_line, line=3, backward_line=5, name="buf") == one_line.replace(
+        "opt.step()\n", "opt.step()\n    del buf[:]\n")

@@ -27,3 +27,12 @@ def test_a_program_joined_from_a_cell_and_a_file_with_a_future_import_parses():
     joined = "import torch\nx = torch.ones(1)\nfrom __future__ import print_function\ndef show(t):\n    print(t)\n"
     assert parses(joined)
     assert not parses(joined + "def broken(:\n")
+
+
+def test_the_backward_of_a_one_line_update_and_its_optimizer_calls():
+    from nb_autograd.fixes.cst import backward_line_call, load, optimizer_call
+    tree = load("opt.zero_grad(); loss.backward(); opt.step()\nx = 1; loss.backward()\nopt.step(); opt.zero_grad()\n")
+    one_line, assigned, steps = tree.module.body
+    assert tree.module.code_for_node(backward_line_call(one_line, tree)) == "loss.backward()"
+    assert backward_line_call(assigned, tree) is None  # not a line of plain calls
+    assert optimizer_call(steps) and not optimizer_call(one_line)

@@ -21,3 +21,9 @@ def test_keeps_the_programs_own_cross_entropy_criterion():
 def test_leaves_argmax_over_another_dimension_alone():
     src = HEAD.format(crit="torch.nn.MSELoss()") + BODY.format(dim="dim=0")
     assert loss_from_scores(src, cut_line=4, loss_line=5) is None
+
+
+def test_reads_through_the_casts_a_regression_loss_needed():
+    src = HEAD.format(crit="torch.nn.MSELoss()") + BODY.format(dim="1").replace("crit(preds, y + 0)", "crit(preds.float(), y.float())")
+    assert loss_from_scores(src, cut_line=4, loss_line=5).endswith(
+        "loss = torch.nn.functional.cross_entropy(logits, y.long())\n")

@@ -32,3 +32,11 @@ def test_with_step_takes_the_optimizer_calls_along():
     assert move_backward_after_loop(src, line=6, loop_line=3) is None
     logged = src + "        print(t)\n"
     assert move_backward_after_loop(logged, line=6, loop_line=3, with_step=True) is None
+
+
+def test_a_one_line_update_moves_whole_only_with_its_step():
+    src = "for i in range(2):\n    loss += f(i)\n    opt.zero_grad(); loss.backward(); opt.step()\n"
+    assert move_backward_after_loop(src, line=3, loop_line=1, with_step=True) == (
+        "for i in range(2):\n    loss += f(i)\nopt.zero_grad(); loss.backward(); opt.step()\n")
+    assert move_backward_after_loop(src, line=3, loop_line=1) is None
+    assert move_backward_after_loop(src.replace("opt.step()", "log(i)"), line=3, loop_line=1, with_step=True) is None

@@ -32,3 +32,13 @@ def test_a_repeat_in_a_helper_above_its_caller_goes_with_its_zero_grad():
     assert "def norm(loss):\n    return 1.0\n" in out and "    loss.backward()\n    if k:" in out
     # a repeat that runs first (later=False) keeps the zero_grad before it
     assert "zero_grad" in remove_repeated_backward(src, line=3, kept=7, later=False)
+
+
+def test_a_second_optimizer_zeroed_for_the_repeat_is_zeroed_before_the_kept_backward():
+    src = ("for i in range(3):\n    loss = f(i)\n    opt_e.zero_grad()\n    loss.backward()\n    opt_e.step()\n"
+           "    opt_d.zero_grad()\n    loss.backward()\n    opt_d.step()\n")
+    assert remove_repeated_backward(src, line=7) == (
+        "for i in range(3):\n    loss = f(i)\n    opt_e.zero_grad()\n    opt_d.zero_grad()\n    loss.backward()\n"
+        "    opt_e.step()\n    opt_d.step()\n")
+    same = src.replace("opt_d.zero_grad()", "opt_e.zero_grad()")  # already zeroed there: not twice
+    assert remove_repeated_backward(same, line=7).count("opt_e.zero_grad()") == 1

@@ -45,3 +45,9 @@ def test_a_backward_taken_every_k_steps_is_not_rewritten_to_drop_the_other_steps
     from nb_autograd.fixes.use_item import use_item as item
     src = "acc = 0\nfor i in range(4):\n    acc = acc + f(i)\n    if i % 2:\n        acc.backward()\n"
     assert item(src, line=3, backward_line=5, name="acc") is None
+
+
+def test_rewrites_the_backward_of_a_one_line_update():
+    src = "for i in range(3):\n    l = f(i)\n    run = run + l\n    opt.zero_grad(); run.backward(); opt.step()\n"
+    assert use_item(src, line=3, backward_line=4, name="run") == (
+        "for i in range(3):\n    l = f(i)\n    run = run + l.item()\n    opt.zero_grad(); l.backward(); opt.step()\n")

@@ -96,6 +96,8 @@ def origin_of(ev: Evidence, names, line: int) -> Origin | None:
             continue
         seen.add((name, before))
         a = made_before(ev, name, before)
+        if a is None:  # `[a.mean().numpy() for a in activations]`: what the comprehension walks over
+            todo += [(n, before) for n in _iterated_by(ev, name, before)]
         appended = [s for s in ev.code.stores if s.container == name and s.line < before and (a is None or a.line < s.line)]
         for s in appended:
             if no_grad_with(ev, s.line) or s.detached:
@@ -122,6 +124,14 @@ def origin_of(ev: Evidence, names, line: int) -> Origin | None:
         stores = sorted(set(stores))
         return Origin(stores[0][0], "stores", stores=tuple(stores))
     return Origin(made[0], "assign") if made else None
+
+
+def _iterated_by(ev: Evidence, name: str, line: int) -> list[str]:
+    """The names a comprehension on `line` iterates to bind `name`."""
+    tree = _tree("\n".join(ev.code.lines))
+    return [n.id for c in (ast.walk(tree) if tree else ()) if isinstance(c, ast.comprehension)
+            and c.iter.lineno <= line <= c.iter.end_lineno and name in {t.id for t in ast.walk(c.target) if isinstance(t, ast.Name)}
+            for n in ast.walk(c.iter) if isinstance(n, ast.Name)]
 
 
 def _filled_and_returned(ev: Evidence, call: str | None) -> list[tuple[str, int]]:

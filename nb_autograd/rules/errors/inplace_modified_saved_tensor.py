@@ -163,7 +163,7 @@ def _facts(ev: Evidence, op: InplaceOp | None) -> tuple[tuple[str, str], ...]:
     s = ev.symptom
     return (("op", op.text if op else "?"), ("name", op.target if op else "?"),
             ("line", str(op.line if op else ev.line)), ("backward_line", str(ev.line)),
-            ("tensor", s.get("tensor", "?")), ("producer", s.get("producer", "?")),
+            ("tensor", s.get("tensor", "?")), ("producer", s.get("producer") or "@inplace_modified_saved_tensor.no_producer"),
             ("version_now", s.get("version_now", "?")), ("version_expected", s.get("version_expected", "?")))
 
 

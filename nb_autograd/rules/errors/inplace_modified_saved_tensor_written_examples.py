@@ -1,6 +1,9 @@
 """inplace_modified_saved_tensor examples where the write comes from elsewhere in the step: a
 GAN's discriminator output shared with the generator's loss, slices rewritten from themselves in a
-loop, one residual add written in two blocks (kept apart: the example modules stay small)."""
+loop, one residual add written in two blocks, a discriminator's step whose optimizer's name says
+nothing (`od`: read as an optimizer by what built it), a recurrence written into one tensor
+(`H[t + 1] = f(H[t])`: each step computed, then written into a fresh copy) (kept apart: the
+example modules stay small)."""
 from __future__ import annotations
 
 from ..base import Example
@@ -114,5 +117,63 @@ kwargs['bias'] = True
 b = Block()
 x = torch.randn(2, 4)
 b.up(b.down(x, x), x).sum().backward()
+"""),
+    Example(code="""\
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+G, D = torch.nn.Linear(2, 4), torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.LeakyReLU(0.2), torch.nn.Linear(8, 1))
+og = torch.optim.Adam(G.parameters(), 2e-4); od = torch.optim.Adam(D.parameters(), 2e-4)
+for it in range(2):
+    real, fake = torch.randn(16, 4), G(torch.randn(16, 2))
+    d_fake = D(fake)
+    d_loss = F.softplus(-D(real)).mean() + F.softplus(D(fake.detach())).mean()
+    od.zero_grad()
+    d_loss.backward()
+    od.step()
+    g_loss = F.softplus(-d_fake).mean()
+    og.zero_grad()
+    g_loss.backward()
+    og.step()
+""", line=12, note="optimizers named `og` / `od`: the step is read as one by what it was built from", fixed="""\
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+G, D = torch.nn.Linear(2, 4), torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.LeakyReLU(0.2), torch.nn.Linear(8, 1))
+og = torch.optim.Adam(G.parameters(), 2e-4); od = torch.optim.Adam(D.parameters(), 2e-4)
+for it in range(2):
+    real, fake = torch.randn(16, 4), G(torch.randn(16, 2))
+    d_loss = F.softplus(-D(real)).mean() + F.softplus(D(fake.detach())).mean()
+    od.zero_grad()
+    d_loss.backward()
+    od.step()
+    d_fake = D(fake)
+    g_loss = F.softplus(-d_fake).mean()
+    og.zero_grad()
+    g_loss.backward()
+    og.step()
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+W, U = torch.nn.Linear(5, 5), torch.nn.Linear(3, 5)
+x = torch.randn(6, 2, 3)
+H = torch.zeros(7, 2, 5)
+for t in range(6):
+    H[t + 1] = torch.tanh(W(H[t]) + U(x[t]))
+loss = H.pow(2).sum()
+loss.backward()
+""", line=7, note="a hand-written RNN filling its state tensor step by step", fixed="""\
+import torch
+torch.manual_seed(0)
+W, U = torch.nn.Linear(5, 5), torch.nn.Linear(3, 5)
+x = torch.randn(6, 2, 3)
+H = torch.zeros(7, 2, 5)
+for t in range(6):
+    H_next = torch.tanh(W(H[t]) + U(x[t]))
+    H = H.clone()
+    H[t + 1] = H_next
+loss = H.pow(2).sum()
+loss.backward()
 """),
 )

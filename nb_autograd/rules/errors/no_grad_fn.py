@@ -2,10 +2,13 @@
 in the computation ever required grad."""
 from __future__ import annotations
 
+import re
+
 from ...evidence import Evidence
 from ...evidence.errors import read_errors
 from ...fixes.plan import plan
 from ..base import Hit
+from ..second_backward._trained import optimized
 from ._no_grad_trace import CutSite, find_cut, made_before, no_grad_with
 from .no_grad_fn_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
@@ -129,9 +132,11 @@ def _inference_tensor(ev: Evidence) -> tuple[int, str] | None:
     inside `with torch.inference_mode():` (features in a set-up cell). (that with line, the name)"""
     if ev.failure is None or "Inference tensors" not in ev.failure.message:
         return None
+    decorators = dict(read_errors(ev.capture.source).decorated_no_grad)
     for name in sorted({n for n, line in ev.code.reads if line == ev.line}):
         made = made_before(ev, name, ev.line)
         w = no_grad_with(ev, made.line) if made is not None else None
+        w = w or (decorators.get((made.call or "").rpartition(".")[2]) if made is not None else None)  # `@inference_mode()` on its helper
         if w is not None and "inference_mode" in ev.code.line_text(w):
             return w, name
     return None
@@ -198,7 +203,13 @@ def match(ev: Evidence) -> Hit | None:
 
 
 def _frozen(ev: Evidence, facts) -> Hit:
-    line = facts.twin_freezes[0] if facts.twin_freezes else facts.freezes[0][0]
+    """The freeze of what the optimizer trains (`for p in head.parameters():` when `head` is
+    handed to it), not an intended one of a feature extractor made beside it."""
+    trained = optimized(ev) or set()
+    covering = [line for line, what in facts.freezes if any(
+        re.search(rf"\b{re.escape(t)}\b", text) for t in trained
+        for text in (what, ev.code.line_text(line), *(ev.code.line_text(l.line) for l in ev.code.loops_at(line))))]
+    line = facts.twin_freezes[0] if facts.twin_freezes else (covering or [facts.freezes[0][0]])[0]
     return Hit(CAUSE, line, 0.8, variant="frozen", facts=_facts(ev, line, ev.code.line_text(line)))
 
 

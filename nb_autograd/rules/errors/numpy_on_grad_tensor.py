@@ -30,8 +30,10 @@ def _site(ev: Evidence) -> tuple[str, str, str]:
     grad = dict(ev.failure.grad_names) if ev.failure else {}
     named = [(call, arg) for call in calls for arg in [*call.args, *(k.value for k in call.keywords)]
              if isinstance(arg, (ast.Name, ast.Attribute, ast.Subscript))
-             or isinstance(arg, ast.Tuple) and any(isinstance(n, ast.Name) and n.id in grad for n in ast.walk(arg))]
-    named.sort(key=lambda ca: not any(isinstance(n, ast.Name) and n.id in grad for n in ast.walk(ca[1])))
+             or isinstance(arg, (ast.Tuple, ast.List, ast.ListComp, ast.GeneratorExp))  # `np.array([a[0] for a in acts])`
+             and any(isinstance(n, ast.Name) and n.id in grad for n in ast.walk(arg))]
+    named.sort(key=lambda ca: (not any(isinstance(n, ast.Name) and n.id in grad for n in ast.walk(ca[1])),
+                               isinstance(ca[1], (ast.List, ast.ListComp, ast.GeneratorExp))))  # a name it reads first
     if named:
         return "implicit", ast.unparse(named[0][0]), ast.unparse(named[0][1])
     return "", ev.code.line_text(ev.line), ""
@@ -196,5 +198,7 @@ def plans(hit: Hit, ev: Evidence) -> list:
     if hit.variant == "made_with_grad":
         return [plan("add_detach", line=hit.line)]
     arg = hit.fact("arg") or None
+    if arg and arg.startswith("[") and " for " in arg:  # a comprehension handed over: detached inside, where it reads
+        arg = None
     items = dict(ev.failure.grad_names).get(arg) in ("list", "tuple") if ev.failure and arg else False
     return list([plan("detach_numpy", line=hit.line, arg=arg, items=items)])  # a list of losses: each detached

@@ -1,7 +1,8 @@
 """numpy_on_grad_tensor examples of logs: values kept for a plot or a printout, each entry
 still holding its step's graph (a running loss summed from the loss tensor, a list of loss
-tensors, activations a hook appends). The fix stores plain values where they are logged, which
-also frees the graphs (kept apart: the example modules stay small)."""
+tensors, activations a hook appends, also when a comprehension walks over them). The fix stores
+plain values where they are logged, which also frees the graphs (kept apart: the example modules
+stay small)."""
 from __future__ import annotations
 
 from ..base import Example
@@ -124,5 +125,36 @@ for x, y in clients:
     sizes.append(len(x))
 weighted = np.sum([n * l.detach().cpu() for (n, l) in zip(sizes, losses)]) / np.sum(sizes)
 print(float(weighted))
+"""),
+    Example(code="""\
+import numpy as np
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+activations = []
+model[1].register_forward_hook(lambda m, i, o: activations.append(o))
+for epoch in range(3):
+    loss = F.mse_loss(model(torch.randn(16, 4)), torch.randn(16, 1))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+mean_act = np.mean([a.mean().numpy() for a in activations])
+""", line=8, note="a comprehension over a hook's log: each entry still holds its step's graph", fixed="""\
+import numpy as np
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+activations = []
+model[1].register_forward_hook(lambda m, i, o: activations.append(o.detach()))
+for epoch in range(3):
+    loss = F.mse_loss(model(torch.randn(16, 4)), torch.randn(16, 1))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+mean_act = np.mean([a.mean().numpy() for a in activations])
 """),
 )

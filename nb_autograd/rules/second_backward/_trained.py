@@ -23,7 +23,20 @@ def optimized(ev: Evidence, read_grads: bool = False) -> set[str] | None:
               if read_grads and ".grad" in n and n.partition(".grad")[2][:1] in ("", ".")}
     if not args and not graded:
         return None
-    return {n.removesuffix(".parameters") for n in _maximal(frozenset().union(*args))} | graded
+    named = frozenset().union(*args)
+    return {n.removesuffix(".parameters") for n in _maximal(named | _collected(ev, named))} | graded
+
+
+def _collected(ev: Evidence, args) -> set[str]:
+    """What a name handed to the optimizer was built from (`params = [*enc.parameters(),
+    *dec.parameters()]`, `params = [W1, b1]`): the modules or tensors it collects."""
+    out: set[str] = set()
+    for name in args:
+        for a in ev.code.assigns_to(name) if name.isidentifier() else ():
+            modules = {r for r in a.reads if r.endswith(".parameters")}
+            plain = {r for r in a.reads if r.isidentifier()} if a.call is None else set()  # `[W1, b1]`, not `nn.Linear(...)`
+            out |= modules or plain
+    return out
 
 
 def trained_by_optimizer(ev: Evidence, reads, read_grads: bool = False) -> bool | None:

@@ -1,6 +1,8 @@
 """A running loss (loss += l) keeps earlier iterations' graphs and is backpropagated each time."""
 from __future__ import annotations
 
+import re
+
 from ...evidence import Evidence
 from ..base import Hit
 from .accumulated_loss_backward_in_loop_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
@@ -73,11 +75,12 @@ def match(ev: Evidence) -> Hit | None:
     if site is None or ev.same_root_call or ev.freed_in_same_pass:
         return None
     accumulators = _accumulators(ev)
-    names = set(site.names)
+    names, weights = set(site.names), set()
     for a in ev.code.assigns:  # one hop: avg = total / n; loss = sum(totals.values())
         if set(a.targets) & names and ev.in_loop_scope(a.line):
             names |= a.reads
-    hit = [n for n in accumulators if n in names or n.split("[")[0] in names]
+            weights |= {n for n in a.reads if _weighs(ev, a.line, n)}
+    hit = [n for n in accumulators if (n in names or n.split("[")[0] in names) and n not in weights]
     if ev.has_runtime_staleness and ev.holders:  # the runtime read the frames: a total holds part of the graph
         hit = [n for n in hit if ev.holder(n.split("[")[0]) is not None]  # (`s_id += 1` counts; it holds no tensor)
     if not hit:
@@ -97,6 +100,15 @@ def match(ev: Evidence) -> Hit | None:
     return Hit(CAUSE, accumulators[name], 0.9,
                facts=(("name", name), ("line", str(accumulators[name])), ("backward_line", str(site.line))),
                related=(("backward", site.line),))
+
+
+def _weighs(ev: Evidence, line: int, name: str) -> bool:
+    """`loss = obj + lam * constraint`: the sum multiplies a value of this step (a Lagrange
+    multiplier, an adaptive weight); it is a state carried between steps, not a loss added up
+    (`alpha * total` weighs a total by a constant: still a total)."""
+    pairs = re.findall(r"(?<![\w.])(\w+)\s*\*(?!\*)\s*(\w+)(?![\w.(\[])", ev.code.line_text(line))
+    others = {b if a == name else a for a, b in pairs if name in (a, b)}
+    return any(ev.code.assigns_to(o) and all(ev.in_loop_scope(x.line) for x in ev.code.assigns_to(o)) for o in others - {name})
 
 
 def plans(hit: Hit, ev: Evidence) -> list:

@@ -223,6 +223,9 @@ def plans(hit: Hit, ev: Evidence) -> list:
     only_here = bool(root) and root not in {"torch", "F", "nn"} and loop is not None and \
         not any(loop.contains(r) for r in ev.code.read_lines(root))
     trained = trained_by_optimizer(ev, global_reads(ev, made) if made else None, read_grads=True)
+    built = forward_chain(ev, hit.line, loop_line) if not trained and not chain and made is not None else ()
+    if len(built) > 1 and ev.code.function_at(hit.line) is ev.code.function_at(loop_line):
+        trained, chain = True, built  # built from what is trained a few statements up (`_, h = enc(src)`, `h0 = h[0]`): all move
     only_here = only_here if trained is None else trained
     plans = [plan("wrap_no_grad", line=hit.line), plan("move_into_loop", line=hit.line, loop_line=loop_line)]
     if made is not None and makes_parameter(made):  # a derived parameter: keep the parameter, derive it per call
@@ -239,7 +242,7 @@ def plans(hit: Hit, ev: Evidence) -> list:
             return [plan("move_into_loop", title="recompute_in_loop", lines=chain, loop_line=loop_line), single]
         return [single]
     if trained:  # no_grad would freeze parameters the optimizer is meant to train
-        plans = plans[1:]
+        plans = [plan("move_into_loop", lines=chain, loop_line=loop_line)] if len(chain) > 1 else plans[1:]
         read = stale_read_by_second(ev)
         if read:  # the failing loss's update trains nothing behind it (a critic's steps): it reads it detached
             plans.append(plan("detach_shared", title="detach_where_read", name=read[0], facts={"name": read[0]},

@@ -25,13 +25,22 @@ def recurrent_states(ev: Evidence) -> list[tuple[str, int, str]]:
         if a.detached:
             continue
         call = a.call or _handed_over(ev, a)
-        if call is None:
-            continue
         for name in a.targets:
-            if ev.in_loop_scope(a.line, name) and (name in a.call_args or a.call is None) and ev.carried(name) \
-                    and (STATE_NAME.search(name) or RECURRENT_CALL.search(call)):
+            if call is not None and ev.in_loop_scope(a.line, name) and (name in a.call_args or a.call is None) \
+                    and ev.carried(name) and (STATE_NAME.search(name) or RECURRENT_CALL.search(call)):
                 found.append((name, a.line, call))
+            elif call is None and _stepped_in_time(ev, a, name):
+                found.append((name, a.line, next(c.func for c in ev.code.calls if c.line == a.line)))
     return found
+
+
+def _stepped_in_time(ev: Evidence, a, name: str) -> bool:
+    """`mem = beta * mem + fc(x[t])` in a time loop inside the loop that backpropagates: a
+    hand-written recurrence (a neuron's membrane, a cell loop), whose state crosses batches.
+    Its gradient through time is meant; the cut belongs where each batch starts."""
+    loop = ev.loop
+    return loop is not None and name in a.reads and ev.carried(name) and any(c.line == a.line for c in ev.code.calls) \
+        and any(inner.line > loop.line and loop.contains(inner.line) for inner in ev.code.loops_at(a.line))
 
 
 def _handed_over(ev: Evidence, a) -> str | None:

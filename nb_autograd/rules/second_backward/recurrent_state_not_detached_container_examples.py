@@ -1,7 +1,9 @@
 """recurrent_state_not_detached examples whose state is a container the runtime reads (a
 NamedTuple of neuron variables, a dict of per-layer (h, c) pairs, an object keeping tensors in
 its attributes): the fix detaches each tensor and keeps the container's kind, so the code
-that reads `state.v` or `states["enc"]` still runs (kept apart: the example modules stay small)."""
+that reads `state.v` or `states["enc"]` still runs; and a membrane stepped by hand in a time loop
+inside the batch loop (`mem = beta * mem + fc(x[t])`), cut where each batch starts so its gradient
+through time stays (kept apart: the example modules stay small)."""
 from __future__ import annotations
 
 from ..base import Example
@@ -125,6 +127,44 @@ for chunk in range(3):
     state.hidden, state.feed = tuple(s.detach() for s in state.hidden), state.feed.detach()
     out, state = decode(torch.randn(2, 4), state)
     loss = out.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""),
+    Example(code="""\
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+fc = torch.nn.Linear(4, 3)
+opt = torch.optim.Adam(fc.parameters(), 1e-3)
+beta = 0.9
+mem = torch.zeros(8, 3)
+for batch in range(3):
+    x, y = torch.randn(10, 8, 4), torch.randint(0, 3, (8,))
+    spikes = 0
+    for t in range(10):
+        mem = beta * mem + fc(x[t])
+        spikes = spikes + torch.sigmoid(mem - 1.0)
+    loss = F.cross_entropy(spikes, y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", line=12, note="a hand-written membrane carried across batches: detaching it at each time step would cut its gradient through time", fixed="""\
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+fc = torch.nn.Linear(4, 3)
+opt = torch.optim.Adam(fc.parameters(), 1e-3)
+beta = 0.9
+mem = torch.zeros(8, 3)
+for batch in range(3):
+    mem = mem.detach()
+    x, y = torch.randn(10, 8, 4), torch.randint(0, 3, (8,))
+    spikes = 0
+    for t in range(10):
+        mem = beta * mem + fc(x[t])
+        spikes = spikes + torch.sigmoid(mem - 1.0)
+    loss = F.cross_entropy(spikes, y)
     opt.zero_grad()
     loss.backward()
     opt.step()

@@ -102,6 +102,21 @@ def _per_loss_grads(ev: Evidence) -> bool:
         and ev.freed_in_same_pass
 
 
+def _task_grads(ev: Evidence) -> tuple[int, ...]:
+    """`g1 = grad(task1, w)`, then `g2 = grad(task2, w)` of another loss of the same forward
+    (GradNorm, a gradient-norm weighting): each task's gradient is read apart on purpose, and the
+    loss backpropagated after them needs the graph too. The lines of those grad calls, in order."""
+    site = ev.backward_site
+    if site is None or site.kind != "grad" or not ev.freed_in_same_pass or not ev.freed_by_grad_only \
+            or ev.same_root_call or any(c.line == site.line for c in ev.freeing_calls):
+        return ()
+    scope = [b for b in ev.code.backwards if ev.code.function_at(b.line) is ev.code.function_at(site.line)
+             and ev.code.loops_at(b.line) == ev.code.loops_at(site.line)]
+    later = [b for b in scope if b.line > site.line and b.kind == "backward"]
+    grads = sorted({c.line for c in ev.freeing_calls} | {site.line})
+    return tuple(grads) if later else tuple(grads[:-1])
+
+
 def match(ev: Evidence) -> Hit | None:
     site = ev.backward_site
     if site is None:  # a library the line calls ran the backward: it gets a detached copy
@@ -113,6 +128,11 @@ def match(ev: Evidence) -> Hit | None:
         return Hit(CAUSE, site.line, 0.85, facts=(("line", str(site.line)), ("first_line", str(site.line)),
                                                   ("name", site.receiver), ("loop_line", str(ev.loop.line))),
                    variant="per_loss_grads")
+    grads = _task_grads(ev)
+    if grads:
+        return Hit(CAUSE, site.line, 0.85, facts=(("line", str(site.line)), ("first_line", str(grads[0])),
+                                                  ("name", site.receiver), ("lines", ",".join(map(str, grads)))),
+                   related=(("first_backward", grads[0]),), variant="task_grads")
     if site is None or ev.same_root_call or ev.freed_by_grad_only or ev.replayed_stores:
         return None  # a replayed stale tensor (a GAN's history pool) is reuse, not a shared subgraph
     one_update = _losses_of_one_update_in_loop(ev)
@@ -257,6 +277,8 @@ def plans(hit: Hit, ev: Evidence) -> list:
     first, line = int(hit.fact("first_line")), int(hit.fact("line"))  # the second backward
     if hit.variant == "library_backward":
         return [plan("add_detach", title="add_detach_read", line=line, names=(hit.fact("name"),), reads=True)]
+    if hit.variant == "task_grads":  # every task's gradient, and the loss after them, through one graph
+        return [plan("add_retain_graph", title="retain_for_task_grads", lines=tuple(int(l) for l in hit.fact("lines").split(",")))]
     if hit.variant == "per_loss_grads":  # the gradients are read apart on purpose: keep the graph for the next loss
         return [plan("add_retain_graph", title="retain_for_next_loss", line=line)]
     if hit.variant == "detach_second":  # a discriminator's loss on the generator's output: it takes it detached

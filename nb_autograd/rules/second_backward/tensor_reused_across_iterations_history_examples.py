@@ -1,6 +1,8 @@
 """tensor_reused_across_iterations examples of a module keeping rolling histories of its own
 statistics (FP8 amax histories, range trackers): each feeds on its own past, so all are cut
-where they read themselves, in one fix (kept apart: the example modules stay small)."""
+where they read themselves, in one fix; a Lagrange multiplier summed from the constraint it
+weighs, a state carried between steps rather than a loss added up (kept apart: the example
+modules stay small)."""
 from __future__ import annotations
 
 from ..base import Example
@@ -85,5 +87,36 @@ for step in range(3):
     loss.backward()
     opt.step()
     ema_weights = [(0.99 * e + 0.01 * p).detach() for e, p in zip(ema_weights, student.parameters())]
+"""),
+    Example(code="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.Adam(model.parameters(), 1e-2)
+lam = torch.tensor(0.0)
+x = torch.randn(32, 3)
+for it in range(4):
+    out = model(x)
+    constraint = out.mean() - 1.0
+    loss = out.pow(2).mean() + lam * constraint
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    lam = lam + 0.1 * constraint
+""", line=14, note="the multiplier's ascent step keeps each constraint's graph: it is a plain value between steps", fixed="""\
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.Adam(model.parameters(), 1e-2)
+lam = torch.tensor(0.0)
+x = torch.randn(32, 3)
+for it in range(4):
+    out = model(x)
+    constraint = out.mean() - 1.0
+    loss = out.pow(2).mean() + lam * constraint
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    lam = (lam + 0.1 * constraint).detach()
 """),
 )

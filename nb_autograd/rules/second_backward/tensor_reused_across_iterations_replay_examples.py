@@ -1,6 +1,7 @@
-"""tensor_reused_across_iterations examples of a replay buffer written as a plain class: the
-encoded states it keeps carry their graphs into later samples (kept apart: the example modules
-stay small)."""
+"""tensor_reused_across_iterations examples of lists that live outside the training loop: a
+replay buffer written as a plain class, whose encoded states carry their graphs into later
+samples; a forward hook's list that a regulariser reads whole, never emptied, updated on one
+notebook-style line (kept apart: the example modules stay small)."""
 from __future__ import annotations
 
 from ..base import Example
@@ -70,5 +71,35 @@ for t in range(6):
         opt.zero_grad()
         loss.backward()
         opt.step()
+"""),
+    Example(code="""\
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+feats = []
+model[1].register_forward_hook(lambda m, i, o: feats.append(o))
+for step in range(4):
+    x, y = torch.randn(16, 4), torch.randint(0, 2, (16,))
+    out = model(x)
+    sparsity = torch.stack([f.abs().mean() for f in feats]).sum()
+    loss = F.cross_entropy(out, y) + 0.01 * sparsity
+    opt.zero_grad(); loss.backward(); opt.step()
+""", line=7, note="a hook's list read whole by the loss is emptied after each update: detaching would leave the regulariser no gradient", fixed="""\
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+feats = []
+model[1].register_forward_hook(lambda m, i, o: feats.append(o))
+for step in range(4):
+    x, y = torch.randn(16, 4), torch.randint(0, 2, (16,))
+    out = model(x)
+    sparsity = torch.stack([f.abs().mean() for f in feats]).sum()
+    loss = F.cross_entropy(out, y) + 0.01 * sparsity
+    opt.zero_grad(); loss.backward(); opt.step()
+    del feats[:]
 """),
 )

@@ -202,6 +202,9 @@ def match(ev: Evidence) -> Hit | None:
         held = item_kind({k.container}, store) if variant == "stored" and store is not None else ""
         if held:  # each stored value a container (a dict of a step's results): its tensors detached
             facts += (("held", held),)
+        others = [o.path for o in kept if o is not k and o.path.isidentifier() and o.container in ("list>tensor", "list")]
+        if variant == "stored" and others:  # other lists the runtime found keeping graphs (`preds` beside `losses`)
+            facts += (("others", ",".join(others)),)
     elif growth:
         g = growth[0]
         name, line, variant = _growth_name(ev, g)
@@ -239,9 +242,10 @@ def plans(hit: Hit, ev: Evidence) -> list:
         return [plan("detach_after_use", title="detach_entry_after_use", facts={"name": used[0].receiver},
                      line=used[0].line, name=used[0].receiver)]
     loop = ev.code.loops_at(hit.line)[-1:] if hit.variant == "stored" and not hit.fact("held", "") else ()
-    stores = sorted(l for l in _loop_stores(ev, name) if loop and loop[0].contains(l))
-    if len(stores) > 1:  # `history["loss"].append(loss)` beside `history["pred"].append(pred)`: one graph, kept by each
-        return [plan("detach_stores", title="add_detach", stores=tuple((l, name) for l in stores))]
+    kept = [name, *(n for n in hit.fact("others", "").split(",") if n)]
+    stores = sorted((l, n) for n in kept for l in _loop_stores(ev, n) if loop and loop[0].contains(l))
+    if len(stores) > 1:  # `history["loss"].append(loss)` beside `history["pred"].append(pred)`, or `preds` beside
+        return [plan("detach_stores", title="add_detach", stores=tuple(stores))]  # `losses`: one graph, kept by each
     if hit.variant in ("stored", "variable", "made_for_total"):
         made = next((a for a in ev.code.assigns if a.line == hit.line and len(a.targets) == 1), None)
         if made is not None and name not in made.targets and "." in name:  # `value = old * d + new * (1 - d)`,

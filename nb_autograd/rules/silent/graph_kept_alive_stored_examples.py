@@ -1,6 +1,7 @@
 """graph_kept_alive examples whose graph an object keeps: a module buffer filled in place, a
-meter's running sums, an entry kept in a history list; the fix cuts the stored value loose
-where it is written (kept apart: the example modules stay small)."""
+meter's running sums, an entry kept in a history list, two logs filled on one line (the loss's
+and the output's: each keeps the same graph, so both are cut); the fix cuts the stored value
+loose where it is written (kept apart: the example modules stay small)."""
 from __future__ import annotations
 
 from ..base import Example
@@ -160,5 +161,34 @@ def fit(steps):
 
 
 fit(8)
+"""),
+    Example(code="""\
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+train_losses, preds = [], []
+for i in range(20):
+    x, y = torch.randn(8, 4), torch.randn(8, 1)
+    out = model(x)
+    loss = F.mse_loss(out, y)
+    opt.zero_grad(); loss.backward(); opt.step()
+    train_losses.append(loss); preds.append(out)
+print(len(train_losses), len(preds))
+""", line=12, note="both logs keep the step's graph: detaching one leaves the other holding it", fixed="""\
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+train_losses, preds = [], []
+for i in range(20):
+    x, y = torch.randn(8, 4), torch.randn(8, 1)
+    out = model(x)
+    loss = F.mse_loss(out, y)
+    opt.zero_grad(); loss.backward(); opt.step()
+    train_losses.append(loss.detach()); preds.append(out.detach())
+print(len(train_losses), len(preds))
 """),
 )
