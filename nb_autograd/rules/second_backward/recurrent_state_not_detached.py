@@ -29,18 +29,20 @@ def recurrent_states(ev: Evidence) -> list[tuple[str, int, str]]:
             if call is not None and ev.in_loop_scope(a.line, name) and (name in a.call_args or a.call is None) \
                     and ev.carried(name) and (STATE_NAME.search(name) or RECURRENT_CALL.search(call)):
                 found.append((name, a.line, call))
-            elif call is None and _stepped_in_time(ev, a, name):
-                found.append((name, a.line, next(c.func for c in ev.code.calls if c.line == a.line)))
+            elif call is None and (stepped := _stepped_in_time(ev, a, name)):
+                found.append((name, a.line, stepped))
     return found
 
 
-def _stepped_in_time(ev: Evidence, a, name: str) -> bool:
+def _stepped_in_time(ev: Evidence, a, name: str) -> str | None:
     """`mem = beta * mem + fc(x[t])` in a time loop inside the loop that backpropagates: a
     hand-written recurrence (a neuron's membrane, a cell loop), whose state crosses batches.
-    Its gradient through time is meant; the cut belongs where each batch starts."""
+    Its gradient through time is meant; the cut belongs where each batch starts. The first
+    call on that line (`fc`), else None."""
     loop = ev.loop
-    return loop is not None and name in a.reads and ev.carried(name) and any(c.line == a.line for c in ev.code.calls) \
-        and any(inner.line > loop.line and loop.contains(inner.line) for inner in ev.code.loops_at(a.line))
+    called = next((c.func for c in ev.code.calls if c.line == a.line), None)
+    inner = loop is not None and any(l.line > loop.line and loop.contains(l.line) for l in ev.code.loops_at(a.line))
+    return called if inner and name in a.reads and ev.carried(name) else None
 
 
 def _handed_over(ev: Evidence, a) -> str | None:

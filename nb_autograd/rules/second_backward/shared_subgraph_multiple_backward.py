@@ -9,6 +9,7 @@ from ._detach_second import closure, stale_read_by_first, stale_read_by_second
 from ._library_backward import library_argument
 from ._optimizer_steps import depends_on as _depends_on, step_between, trained_after, trained_between
 from ._per_step import per_step_losses
+from ._task_grads import per_loss_grads, task_grads
 from ._through_calls import shared_through_calls
 from .shared_subgraph_multiple_backward_examples import BAD, GOOD  # noqa: F401  (the registry reads them here)
 
@@ -91,32 +92,6 @@ def _losses_of_one_update_in_loop(ev: Evidence) -> tuple[str, int] | None:
     return None
 
 
-def _per_loss_grads(ev: Evidence) -> bool:
-    """`for name, loss_t in losses.items(): grads = autograd.grad(loss_t, params)` (PCGrad,
-    GradNorm): the call that freed the graph is this same line, run on the previous loss of a
-    collection built from one forward pass; each task's gradient is meant to be read apart."""
-    site, loop = ev.backward_site, ev.loop
-    if site is None or site.kind != "grad" or loop is None or ev.same_root_call or not ev.freeing_calls:
-        return False
-    return all(c.line == site.line for c in ev.freeing_calls) and bool(set(site.names) & ev.code.loop_targets(loop)) \
-        and ev.freed_in_same_pass
-
-
-def _task_grads(ev: Evidence) -> tuple[int, ...]:
-    """`g1 = grad(task1, w)`, then `g2 = grad(task2, w)` of another loss of the same forward
-    (GradNorm, a gradient-norm weighting): each task's gradient is read apart on purpose, and the
-    loss backpropagated after them needs the graph too. The lines of those grad calls, in order."""
-    site = ev.backward_site
-    if site is None or site.kind != "grad" or not ev.freed_in_same_pass or not ev.freed_by_grad_only \
-            or ev.same_root_call or any(c.line == site.line for c in ev.freeing_calls):
-        return ()
-    scope = [b for b in ev.code.backwards if ev.code.function_at(b.line) is ev.code.function_at(site.line)
-             and ev.code.loops_at(b.line) == ev.code.loops_at(site.line)]
-    later = [b for b in scope if b.line > site.line and b.kind == "backward"]
-    grads = sorted({c.line for c in ev.freeing_calls} | {site.line})
-    return tuple(grads) if later else tuple(grads[:-1])
-
-
 def match(ev: Evidence) -> Hit | None:
     site = ev.backward_site
     if site is None:  # a library the line calls ran the backward: it gets a detached copy
@@ -124,11 +99,11 @@ def match(ev: Evidence) -> Hit | None:
         return passed and Hit(CAUSE, passed[1], 0.8, facts=(
             ("line", str(ev.line)), ("first_line", str(passed[2])), ("name", passed[0]), ("shared", passed[0]),
             ("shared_line", str(passed[1]))), related=(("first_backward", passed[2]),), variant="library_backward")
-    if _per_loss_grads(ev):
+    if per_loss_grads(ev):
         return Hit(CAUSE, site.line, 0.85, facts=(("line", str(site.line)), ("first_line", str(site.line)),
                                                   ("name", site.receiver), ("loop_line", str(ev.loop.line))),
                    variant="per_loss_grads")
-    grads = _task_grads(ev)
+    grads = task_grads(ev)
     if grads:
         return Hit(CAUSE, site.line, 0.85, facts=(("line", str(site.line)), ("first_line", str(grads[0])),
                                                   ("name", site.receiver), ("lines", ",".join(map(str, grads)))),
